@@ -1,0 +1,22 @@
+# add_mpi_test(name SOURCES src... RANKS n... [LABELS label...] [TIMEOUT s])
+# Builds one GoogleTest executable linked with the MPI-aware main and registers it
+# with ctest once per rank count (name_np<N>), oversubscribing the cores.
+set(TSEIG_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra flags for mpiexec in tests")
+function(add_mpi_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE tseig_test_main)
+  tseig_compile_options(${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  foreach(np IN LISTS ARG_RANKS)
+    add_test(NAME ${name}_np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TSEIG_MPIEXEC_FLAGS}
+                     ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+    # Root in containers, 1 BLAS thread per rank, ranks yield when idle (oversubscribed).
+    set_tests_properties(${name}_np${np} PROPERTIES
+      LABELS "mpi;np${np};${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+  endforeach()
+endfunction()

@@ -1,0 +1,22 @@
+#pragma once
+// Accuracy measures used by tests, tseig-solve and benchmarks. All collective.
+#include <vector>
+
+#include "tseig/matrix.hpp"
+
+namespace tseig::accuracy {
+
+/// max_i ‖A z_i − λ_i z_i‖₂ / (N ‖A‖₁) over the first w.size() columns of Z.
+template <class T>
+real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w,
+                   const DistMatrix<T>& Z);
+
+/// ‖ZᴴZ − I‖_max over the first nev columns of Z.
+template <class T>
+real_t<T> orthogonality(const DistMatrix<T>& Z, int nev);
+
+/// max_i |w_i − ref_i| / max(‖ref‖_∞, tiny) over min(w.size(), ref.size()) values.
+template <class R>
+R eigenvalue_error(const std::vector<R>& w, const std::vector<R>& ref);
+
+}  // namespace tseig::accuracy

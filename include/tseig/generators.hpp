@@ -1,0 +1,45 @@
+#pragma once
+// Test and benchmark matrices. Every generator gives the same global matrix for any
+// grid and blocking: entries are functions of (seed, global row, global column)
+// (prescribed_spectrum: equal up to rounding, it is built by distributed QR + GEMM).
+#include <cstdint>
+#include <vector>
+
+#include "tseig/matrix.hpp"
+
+namespace tseig::generate {
+
+/// Random symmetric/Hermitian: entries uniform in [-1, 1] (real and imaginary parts),
+/// real diagonal.
+template <class T>
+void random_hermitian(DistMatrix<T>& A, std::uint64_t seed);
+
+/// Random general (non-symmetric) matrix, entries uniform in [-1, 1].
+template <class T>
+void random_general(DistMatrix<T>& A, std::uint64_t seed);
+
+/// Q·diag(eigenvalues)·Qᴴ with Q a random unitary (QR of a random matrix). Collective.
+template <class T>
+void prescribed_spectrum(DistMatrix<T>& A, const std::vector<real_t<T>>& eigenvalues,
+                         std::uint64_t seed);
+
+/// 1D Laplacian tridiag(-1, 2, -1); eigenvalues 2 - 2cos(kπ/(N+1)).
+template <class T>
+void laplacian_1d(DistMatrix<T>& A);
+
+/// Frank matrix, symmetric form A(i,j) = N - max(i,j) (0-based); eigenvalues
+/// 1 / (2(1 - cos((2k-1)π/(2N+1)))), k = 1..N.
+template <class T>
+void frank(DistMatrix<T>& A);
+
+/// Eigenvalues in `nclusters` tight clusters (relative width `spread`) spread over
+/// [-1, 1], wrapped by prescribed_spectrum. Returns the eigenvalues used (ascending).
+template <class T>
+std::vector<real_t<T>> clustered(DistMatrix<T>& A, int nclusters, real_t<T> spread,
+                                 std::uint64_t seed);
+
+/// Exact eigenvalues (ascending) of laplacian_1d / frank of order n.
+std::vector<double> laplacian_1d_eigenvalues(int n);
+std::vector<double> frank_eigenvalues(int n);
+
+}  // namespace tseig::generate

@@ -1,0 +1,64 @@
+#pragma once
+// Typed C++ overloads of the BLACS, PBLAS and ScaLAPACK routines tseig calls.
+// Global indices ia, ja are 1-based as in ScaLAPACK; descriptors are int[9].
+#include <complex>
+#include <cstddef>
+#include <mpi.h>
+
+#include "tseig/types.hpp"
+
+namespace tseig::scalapack {
+
+using cf = std::complex<float>;
+using cd = std::complex<double>;
+using flen = std::size_t;
+
+extern "C" {
+// BLACS (C interface).
+int Csys2blacs_handle(MPI_Comm comm);
+MPI_Comm Cblacs2sys_handle(int ctxt);
+void Cfree_blacs_system_handle(int handle);
+void Cblacs_gridinit(int* ctxt, const char* order, int nprow, int npcol);
+void Cblacs_gridinfo(int ctxt, int* nprow, int* npcol, int* myrow, int* mycol);
+void Cblacs_gridexit(int ctxt);
+int Cblacs_pnum(int ctxt, int prow, int pcol);
+void Cblacs_pinfo(int* mypnum, int* nprocs);
+void Cblacs_get(int ctxt, int what, int* val);
+}
+
+// Redistribution between any two block-cyclic layouts (p?gemr2d).
+template <class T>
+void gemr2d(int m, int n, const T* a, int ia, int ja, const int* desca, T* b, int ib, int jb,
+            const int* descb, int ctxt);
+
+// sub(C) = alpha·op(sub(A))·op(sub(B)) + beta·sub(C).
+template <class T>
+void pgemm(char ta, char tb, int m, int n, int k, T alpha, const T* a, int ia, int ja,
+           const int* desca, const T* b, int ib, int jb, const int* descb, T beta, T* c, int ic,
+           int jc, const int* descc);
+
+// sub(C) = beta·sub(C) + alpha·sub(A)ᴴ (conjugate transpose for complex).
+template <class T>
+void ptranc(int m, int n, T alpha, const T* a, int ia, int ja, const int* desca, T beta, T* c,
+            int ic, int jc, const int* descc);
+
+// Norms: 'M' max abs, 'O'/'1' one-norm, 'I' inf-norm, 'F' Frobenius.
+template <class T>
+real_t<T> plange(char norm, int m, int n, const T* a, int ia, int ja, const int* desca);
+
+// QR factorization and explicit Q (p?geqrf, p?orgqr / p?ungqr).
+template <class T>
+int pgeqrf(int m, int n, T* a, int ia, int ja, const int* desca, T* tau);
+template <class T>
+int pungqr(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau);
+
+// Hermitian eigensolvers. range 'A' (all) or 'I' (indices il..iu, 1-based) for evr.
+// Return ScaLAPACK's info. w has n entries; z's descriptor as ScaLAPACK requires.
+template <class T>
+int pheevd(char jobz, char uplo, int n, T* a, const int* desca, real_t<T>* w, T* z,
+           const int* descz);
+template <class T>
+int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,
+           int& m, real_t<T>* w, T* z, const int* descz);
+
+}  // namespace tseig::scalapack
