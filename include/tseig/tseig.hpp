@@ -4,6 +4,7 @@
 #include "tseig/eigensolver.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generators.hpp"
+#include "tseig/gpu.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/index_map.hpp"
 #include "tseig/matrix.hpp"

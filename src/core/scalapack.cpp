@@ -68,6 +68,9 @@ template <class R>
 int padded(R query) {
   return static_cast<int>(static_cast<double>(std::real(query)) * 1.1) + 1024;
 }
+// The queries of p?syevd/p?syevr under-report what their internal p?ormtr needs
+// (e.g. when NB > N); add that routine's bound, ≤ (2N + 2NB)·NB, on top.
+int ormtr_extra(int n, const int* desca) { return (2 * n + 2 * desca[5]) * desca[5]; }
 }  // namespace
 
 #define TSEIG_COMMON(p, T, R, tran)                                                           \
@@ -134,7 +137,7 @@ TSEIG_UNGQR(cd, pzungqr_)
     T query{};                                                                                  \
     p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
               &iquery, &liwork, &info, 1, 1);                                                   \
-    lwork = padded(query);                                                                      \
+    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
     liwork = padded(iquery);                                                                    \
     std::vector<T> work(lwork);                                                                 \
     std::vector<int> iwork(liwork);                                                             \
@@ -149,7 +152,7 @@ TSEIG_UNGQR(cd, pzungqr_)
     T query{}, vl = 0, vu = 0;                                                                  \
     p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
               z, &one, &one, descz, &query, &lwork, &iquery, &liwork, &info, 1, 1, 1);          \
-    lwork = padded(query);                                                                      \
+    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
     liwork = padded(iquery);                                                                    \
     std::vector<T> work(lwork);                                                                 \
     std::vector<int> iwork(liwork);                                                             \
@@ -171,7 +174,7 @@ TSEIG_REAL_EIG(pd, double)
     R rquery{};                                                                                 \
     p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
               &rquery, &lrwork, &iquery, &liwork, &info, 1, 1);                                 \
-    lwork = padded(query);                                                                      \
+    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
     lrwork = padded(rquery);                                                                    \
     liwork = padded(iquery);                                                                    \
     std::vector<T> work(lwork);                                                                 \
@@ -190,7 +193,7 @@ TSEIG_REAL_EIG(pd, double)
     p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
               z, &one, &one, descz, &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info,  \
               1, 1, 1);                                                                         \
-    lwork = padded(query);                                                                      \
+    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
     lrwork = padded(rquery);                                                                    \
     liwork = padded(iquery);                                                                    \
     std::vector<T> work(lwork);                                                                 \

@@ -1,0 +1,95 @@
+// Benchmark output. JSON lines are what plot_dense.py reads; the table is for people.
+#include "bench_record.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tseig::bench {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// JSON has no NaN: a missing or non-finite value is null.
+std::string number(const std::optional<double>& x) {
+  if (!x || !std::isfinite(*x)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", *x);
+  return buf;
+}
+
+std::string cell(const std::optional<double>& x, const char* format) {
+  if (!x) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, *x);
+  return buf;
+}
+
+}  // namespace
+
+std::string to_json(const Record& r) {
+  std::string s = "{\"record\": \"solve\", \"solver\": " + quoted(r.solver) +
+                  ", \"type\": " + quoted(std::string(1, r.type)) +
+                  ", \"N\": " + std::to_string(r.n) + ", \"nev\": " + std::to_string(r.nev) +
+                  ", \"np\": " + std::to_string(r.np) + ", \"grid\": " + quoted(r.grid) +
+                  ", \"nb\": " + std::to_string(r.nb) +
+                  ", \"blas_threads\": " + std::to_string(r.blas_threads) +
+                  ", \"seconds\": " + number(r.seconds) + ", \"stages\": {";
+  const char* sep = "";
+  for (const auto& [name, sec] : r.stages) {
+    s += sep + quoted(name) + ": " + number(sec);
+    sep = ", ";
+  }
+  s += "}, \"residual\": " + number(r.residual) +
+       ", \"orthogonality\": " + number(r.orthogonality) +
+       ", \"note\": " + (r.note.empty() ? "null" : quoted(r.note)) + "}";
+  return s;
+}
+
+std::string to_json(const DgemmRate& d) {
+  return "{\"record\": \"dgemm\", \"N\": " + std::to_string(d.n) +
+         ", \"np\": " + std::to_string(d.np) +
+         ", \"blas_threads\": " + std::to_string(d.blas_threads) +
+         ", \"gflops_min_rank\": " + number(d.gflops_min_rank) +
+         ", \"gflops_total\": " + number(d.gflops_total) + "}";
+}
+
+void print_table(std::ostream& out, const std::vector<Record>& records,
+                 const std::optional<DgemmRate>& dgemm) {
+  char line[256];
+  if (dgemm) {
+    std::snprintf(line, sizeof line,
+                  "dgemm N=%d: %.1f GFlop/s per rank (slowest of %d, %d BLAS threads), "
+                  "%.1f GFlop/s in total\n",
+                  dgemm->n, dgemm->gflops_min_rank, dgemm->np, dgemm->blas_threads,
+                  dgemm->gflops_total);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "%-10s %-4s %6s %6s %3s %-5s %10s %10s %10s  %s\n", "solver",
+                "type", "N", "nev", "np", "grid", "seconds", "residual", "orthog", "note");
+  out << line;
+  for (const auto& r : records) {
+    std::snprintf(line, sizeof line, "%-10s %-4c %6d %6d %3d %-5s %10s %10s %10s  %s\n",
+                  r.solver.c_str(), r.type, r.n, r.nev, r.np, r.grid.c_str(),
+                  cell(r.seconds, "%.3f").c_str(), cell(r.residual, "%.2e").c_str(),
+                  cell(r.orthogonality, "%.2e").c_str(), r.note.c_str());
+    out << line;
+  }
+  out.flush();
+}
+
+}  // namespace tseig::bench

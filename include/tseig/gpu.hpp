@@ -1,0 +1,31 @@
+#pragma once
+// Run-time view of the CUDA backend: was it built, which devices can it use. Works in
+// every build (a build without CUDA reports zero devices), so callers never need #ifdefs.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tseig::gpu {
+
+struct DeviceInfo {
+  int id;                    ///< CUDA device ordinal
+  std::string name;          ///< e.g. "NVIDIA H100 80GB HBM3"
+  std::size_t memory_bytes;  ///< total global memory
+  int major, minor;          ///< compute capability
+  int multiprocessors;
+};
+
+/// True if this library was compiled with the CUDA backend.
+bool built_with_cuda();
+
+/// Number of CUDA devices visible to this process; 0 without CUDA, driver or device.
+int device_count();
+
+/// Properties of every visible device, ordered by id.
+std::vector<DeviceInfo> devices();
+
+/// One line for humans: "built without CUDA", "built with CUDA X.Y but no usable GPU:
+/// <reason>", or the CUDA version followed by the list of devices.
+std::string status();
+
+}  // namespace tseig::gpu

@@ -1,0 +1,40 @@
+#pragma once
+// Command-line options of tseig-solve. Parsing is a pure function of argv, so every
+// rank reaches the same verdict and no rank waits in a collective the others skip.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "tseig/eigensolver.hpp"
+
+namespace tseig::cli {
+
+/// A command-line mistake; reported without a library error code.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  bool help = false;
+  std::string matrix_path;  ///< empty: random symmetric matrix of order n
+  int n = 2000;
+  char type = 'd';  ///< LAPACK letter: s, d, c, z
+  int nev = -1;     ///< -1: all eigenpairs
+  Solver solver = Solver::automatic;
+  int nb = 64;
+  int nprow = 0, npcol = 0;  ///< 0: the most square grid
+  std::uint64_t seed = 1;
+  bool values_only = false;
+  std::string out_values, out_vectors;
+  bool json = false;
+};
+
+/// Parses argv; throws UsageError on any mistake. `nprocs` is the number of ranks,
+/// checked against --grid.
+Options parse_options(int argc, const char* const* argv, int nprocs);
+
+/// The --help text.
+std::string usage();
+
+}  // namespace tseig::cli

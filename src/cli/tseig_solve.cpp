@@ -1,0 +1,82 @@
+// tseig-solve: the command a new user runs first. Solves one dense eigenproblem and
+// reports eigenvalues, stage timings and accuracy.
+//
+// Failure handling: argument errors are detected identically on every rank and
+// library errors arrive as tseig::Error on every rank, so each rank leaves through
+// MPI_Finalize with a non-zero status and rank 0 alone prints the message. Anything
+// else may be local to one rank; then MPI_Abort is the only way to avoid a hang.
+#include <mpi.h>
+
+#include <complex>
+#include <iostream>
+#include <string>
+
+#include "options.hpp"
+#include "report.hpp"
+#include "run_problem.hpp"
+#include "tseig/error.hpp"
+#include "tseig/grid.hpp"
+
+namespace {
+
+using namespace tseig;
+using namespace tseig::cli;
+
+constexpr int exit_library_error = 1;
+constexpr int exit_usage_error = 2;
+
+RunResult dispatch(const Options& o, const Grid& grid) {
+  switch (o.type) {
+    case 's': return run_problem<float>(o, grid);
+    case 'c': return run_problem<std::complex<float>>(o, grid);
+    case 'z': return run_problem<std::complex<double>>(o, grid);
+    default: return run_problem<double>(o, grid);
+  }
+}
+
+int run(int argc, char** argv, int rank, int size) {
+  Options o = parse_options(argc, argv, size);
+  if (o.help) {
+    if (rank == 0) std::cout << usage() << std::flush;
+    return 0;
+  }
+  Grid grid(MPI_COMM_WORLD, o.nprow, o.npcol);
+  RunResult r = dispatch(o, grid);
+  if (rank == 0) {
+    RunContext ctx{o, grid.nprow(), grid.npcol()};
+    if (o.json)
+      print_json(std::cout, ctx, r);
+    else
+      print_summary(std::cout, ctx, r);
+    std::cout << std::flush;
+  }
+  return 0;
+}
+
+void print_error(const std::string& message) {
+  std::cerr << "tseig-solve: error: " << message << std::endl;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = 0;
+  try {
+    status = run(argc, argv, rank, size);
+  } catch (const UsageError& e) {
+    if (rank == 0) print_error(std::string(e.what()) + " (see --help)");
+    status = exit_usage_error;
+  } catch (const Error& e) {
+    if (rank == 0) print_error(std::string(e.what()) + " [" + to_string(e.code()) + "]");
+    status = exit_library_error;
+  } catch (const std::exception& e) {
+    print_error(std::string(e.what()) + " (on rank " + std::to_string(rank) + ")");
+    MPI_Abort(MPI_COMM_WORLD, exit_library_error);
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,132 @@
+// Accuracy measures: scaled residual, loss of orthogonality, eigenvalue error.
+#include "tseig/accuracy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/mpi_types.hpp"
+#include "core/scalapack.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::accuracy {
+
+namespace {
+
+// NaN-propagating max: a NaN anywhere must show up in the measure, not vanish.
+template <class R>
+R nan_max(R a, R b) {
+  return (std::isnan(a) || a >= b) ? a : b;
+}
+
+template <class R>
+R global_max(R local, MPI_Comm comm) {
+  // MPI_MAX drops NaNs on some implementations; count them separately.
+  int nan = std::isnan(local) ? 1 : 0, any_nan = 0;
+  MPI_Allreduce(&nan, &any_nan, 1, MPI_INT, MPI_MAX, comm);
+  if (any_nan) return std::numeric_limits<R>::quiet_NaN();
+  R result{};
+  MPI_Allreduce(&local, &result, 1, mpi_type<R>(), MPI_MAX, comm);
+  return result;
+}
+
+}  // namespace
+
+template <class T>
+real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w,
+                   const DistMatrix<T>& Z) {
+  using R = real_t<T>;
+  const Grid& grid = A.grid();
+  const int n = A.n();
+  const int nev = static_cast<int>(w.size());
+  raise_if_any(grid.comm(), A.m() != n || Z.m() != n || Z.n() < nev, ErrorCode::invalid_argument,
+               "accuracy::residual: need a square A, Z with as many rows and at least w.size() "
+               "columns (A " +
+                   std::to_string(A.m()) + "x" + std::to_string(n) + ", Z " +
+                   std::to_string(Z.m()) + "x" + std::to_string(Z.n()) + ", " +
+                   std::to_string(nev) + " eigenvalues)");
+  if (n == 0 || nev == 0) return R(0);
+
+  // pgemm wants Z on A's grid with its rows blocked like A's columns; copy Z only if not.
+  const bool aligned = Z.grid().same_as(grid) && Z.mb() == A.nb();
+  DistMatrix<T> copy;
+  if (!aligned) copy = Z.redistribute(grid, A.nb(), Z.nb());
+  const DistMatrix<T>& Zw = aligned ? Z : copy;
+
+  // AZ has Zw's layout, so AZ(i,k) − λ_k·Zw(i,k) is a local operation.
+  DistMatrix<T> AZ(grid, n, nev, Zw.mb(), Zw.nb(), Zw.rsrc(), Zw.csrc());
+  scalapack::pgemm<T>('N', 'N', n, nev, n, T(1), A.data(), 1, 1, A.desc(), Zw.data(), 1, 1,
+                      Zw.desc(), T(0), AZ.data(), 1, 1, AZ.desc());
+
+  // Squared column norms: local partial sums, then summed over the process column.
+  std::vector<R> norms(AZ.local_cols(), R(0));
+  for (int lj = 0; lj < AZ.local_cols(); ++lj) {
+    const R lambda = w[AZ.global_col(lj)];
+    R sum = 0;
+    for (int li = 0; li < AZ.local_rows(); ++li)
+      sum += std::norm(AZ.local(li, lj) - lambda * Zw.local(li, lj));
+    norms[lj] = sum;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, norms.data(), static_cast<int>(norms.size()), mpi_type<R>(), MPI_SUM,
+                grid.col_comm());
+  R worst = 0;
+  for (R s : norms) worst = nan_max(worst, std::sqrt(s));
+  worst = global_max(worst, grid.comm());
+
+  const R anorm = scalapack::plange<T>('O', n, n, A.data(), 1, 1, A.desc());
+  // ‖A‖ = 0 (a zero matrix): the unscaled residual is the only meaningful number.
+  const R scale = anorm > 0 ? static_cast<R>(n) * anorm : R(1);
+  return worst / scale;
+}
+
+template <class T>
+real_t<T> orthogonality(const DistMatrix<T>& Z, int nev) {
+  using R = real_t<T>;
+  const Grid& grid = Z.grid();
+  raise_if_any(grid.comm(), nev < 0 || nev > Z.n(), ErrorCode::invalid_argument,
+               "accuracy::orthogonality: nev = " + std::to_string(nev) + " is outside [0, " +
+                   std::to_string(Z.n()) + "]");
+  if (nev == 0) return R(0);
+  // G = ZᴴZ, blocked like Z's columns on both sides.
+  DistMatrix<T> G(grid, nev, nev, Z.nb());
+  const char op = is_complex_v<T> ? 'C' : 'T';
+  scalapack::pgemm<T>(op, 'N', nev, nev, Z.m(), T(1), Z.data(), 1, 1, Z.desc(), Z.data(), 1, 1,
+                      Z.desc(), T(0), G.data(), 1, 1, G.desc());
+  R worst = 0;
+  for (int lj = 0; lj < G.local_cols(); ++lj) {
+    const int gj = G.global_col(lj);
+    for (int li = 0; li < G.local_rows(); ++li) {
+      T g = G.local(li, lj);
+      if (G.global_row(li) == gj) g -= T(1);
+      worst = nan_max(worst, std::abs(g));
+    }
+  }
+  return global_max(worst, grid.comm());
+}
+
+template <class R>
+R eigenvalue_error(const std::vector<R>& w, const std::vector<R>& ref) {
+  // Scaled by the whole reference spectrum: it stands for ‖A‖ even when only a few
+  // eigenvalues are compared.
+  R scale = std::numeric_limits<R>::min();
+  for (R r : ref) scale = nan_max(scale, std::abs(r));
+  R worst = 0;
+  const std::size_t count = std::min(w.size(), ref.size());
+  for (std::size_t i = 0; i < count; ++i) worst = nan_max(worst, std::abs(w[i] - ref[i]));
+  return worst / scale;
+}
+
+#define TSEIG_INSTANTIATE(T)                                                       \
+  template real_t<T> residual(const DistMatrix<T>&, const std::vector<real_t<T>>&, \
+                              const DistMatrix<T>&);                               \
+  template real_t<T> orthogonality(const DistMatrix<T>&, int);
+TSEIG_INSTANTIATE(float)
+TSEIG_INSTANTIATE(double)
+TSEIG_INSTANTIATE(std::complex<float>)
+TSEIG_INSTANTIATE(std::complex<double>)
+#undef TSEIG_INSTANTIATE
+template float eigenvalue_error(const std::vector<float>&, const std::vector<float>&);
+template double eigenvalue_error(const std::vector<double>&, const std::vector<double>&);
+
+}  // namespace tseig::accuracy

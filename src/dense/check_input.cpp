@@ -1,0 +1,80 @@
+#include "dense/check_input.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/mpi_types.hpp"
+#include "core/scalapack.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::dense {
+
+namespace {
+bool in_triangle(Triangle t, int gi, int gj) {
+  return t == Triangle::full || (t == Triangle::lower ? gi >= gj : gi <= gj);
+}
+
+template <class T>
+DistMatrix<T> conjugate_transpose(const DistMatrix<T>& A) {
+  DistMatrix<T> C = DistMatrix<T>::like(A);
+  if (A.n() > 0)
+    scalapack::ptranc<T>(A.n(), A.n(), T(1), A.data(), 1, 1, A.desc(), T(0), C.data(), 1, 1,
+                         C.desc());
+  return C;
+}
+}  // namespace
+
+template <class T>
+void check_input(const DistMatrix<T>& A, Triangle triangle) {
+  using R = real_t<T>;
+  std::string where;
+  for (int lj = 0; lj < A.local_cols() && where.empty(); ++lj)
+    for (int li = 0; li < A.local_rows(); ++li) {
+      const int gi = A.global_row(li), gj = A.global_col(lj);
+      const T a = A.local(li, lj);
+      if (in_triangle(triangle, gi, gj) && !(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
+        where = "(" + std::to_string(gi) + ", " + std::to_string(gj) + ")";
+        break;
+      }
+    }
+  raise_if_any(A.grid().comm(), !where.empty(), ErrorCode::not_finite,
+               "input matrix has a NaN or Inf entry at 0-based position " + where);
+  if (triangle != Triangle::full) return;
+
+  const DistMatrix<T> C = conjugate_transpose(A);
+  R m[2] = {0, 0};  // max|A − Aᴴ|, max|A|
+  for (int lj = 0; lj < A.local_cols(); ++lj)
+    for (int li = 0; li < A.local_rows(); ++li) {
+      m[0] = std::max(m[0], std::abs(A.local(li, lj) - C.local(li, lj)));
+      m[1] = std::max(m[1], std::abs(A.local(li, lj)));
+    }
+  MPI_Allreduce(MPI_IN_PLACE, m, 2, mpi_type<R>(), MPI_MAX, A.grid().comm());
+  const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * m[1];
+  if (m[0] > tol)
+    throw Error(ErrorCode::not_hermitian,
+                std::string("input matrix is not ") +
+                    (is_complex_v<T> ? "Hermitian" : "symmetric") + ": max|A - A^H| = " +
+                    std::to_string(m[0]) + " > sqrt(eps)*max|A| = " + std::to_string(tol) +
+                    " (pass Triangle::lower or Triangle::upper to use one triangle only)");
+}
+
+template <class T>
+void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
+  if (triangle != Triangle::upper) return;
+  const DistMatrix<T> C = conjugate_transpose(A);
+  for (int lj = 0; lj < A.local_cols(); ++lj)
+    for (int li = 0; li < A.local_rows(); ++li)
+      if (A.global_row(li) > A.global_col(lj)) A.local(li, lj) = C.local(li, lj);
+}
+
+#define TSEIG_INSTANTIATE(T)                                   \
+  template void check_input(const DistMatrix<T>&, Triangle); \
+  template void make_lower_valid(DistMatrix<T>&, Triangle);
+TSEIG_INSTANTIATE(float)
+TSEIG_INSTANTIATE(double)
+TSEIG_INSTANTIATE(std::complex<float>)
+TSEIG_INSTANTIATE(std::complex<double>)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::dense

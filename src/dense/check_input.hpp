@@ -1,0 +1,17 @@
+#pragma once
+// Input validation and triangle completion before a solve.
+#include "tseig/eigensolver.hpp"
+
+namespace tseig::dense {
+
+/// Collective. Throws Error(not_finite) if the part of A named by `triangle` holds NaN
+/// or Inf, and (Triangle::full) Error(not_hermitian) if max|A − Aᴴ| > √ε·max|A|.
+template <class T>
+void check_input(const DistMatrix<T>& A, Triangle triangle);
+
+/// Collective. Makes the lower triangle of A valid: for Triangle::upper it is filled
+/// from the upper one (A(i,j) = conj(A(j,i)), i > j); otherwise nothing to do.
+template <class T>
+void make_lower_valid(DistMatrix<T>& A, Triangle triangle);
+
+}  // namespace tseig::dense

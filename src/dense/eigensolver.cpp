@@ -1,0 +1,157 @@
+// Eigensolver<T>: argument checks, working layout, input checks, solver dispatch.
+#include "tseig/eigensolver.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/mpi_types.hpp"
+#include "core/scalapack.hpp"
+#include "dense/check_input.hpp"
+#include "dense/one_stage.hpp"
+#include "dense/scalapack_solver.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig {
+
+const char* to_string(Solver s) {
+  switch (s) {
+    case Solver::automatic: return "auto";
+    case Solver::scalapack: return "scalapack";
+    case Solver::one_stage: return "one_stage";
+  }
+  return "unknown";
+}
+
+Solver solver_from_string(const std::string& name) {
+  for (Solver s : {Solver::automatic, Solver::scalapack, Solver::one_stage})
+    if (name == to_string(s)) return s;
+  throw Error(ErrorCode::invalid_argument,
+              "unknown solver '" + name + "' (expected auto, scalapack or one_stage)");
+}
+
+void StageTimes::add(const std::string& name, double seconds) {
+  for (auto& [stage, s] : stages)
+    if (stage == name) {
+      s += seconds;
+      return;
+    }
+  stages.emplace_back(name, seconds);
+}
+
+double StageTimes::get(const std::string& name) const {
+  for (const auto& [stage, s] : stages)
+    if (stage == name) return s;
+  return 0;
+}
+
+namespace {
+
+bool same_processes(const Grid& a, const Grid& b) {
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(a.comm(), b.comm(), &result);
+  return result == MPI_IDENT || result == MPI_CONGRUENT;
+}
+
+// Copies the first ncols columns of src into dst (any two layouts on the same processes).
+template <class T>
+void copy_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
+  if (src.m() > 0 && ncols > 0)
+    scalapack::gemr2d<T>(src.m(), ncols, src.data(), 1, 1, src.desc(), dst.data(), 1, 1,
+                         dst.desc(), src.grid().blacs_context());
+}
+
+// Stage times as the slowest rank saw them, so every rank reports the same numbers.
+void agree_on_times(MPI_Comm comm, StageTimes& times) {
+  std::vector<double> s;
+  for (const auto& [name, seconds] : times.stages) s.push_back(seconds);
+  s.push_back(times.total);
+  MPI_Allreduce(MPI_IN_PLACE, s.data(), static_cast<int>(s.size()), MPI_DOUBLE, MPI_MAX, comm);
+  for (std::size_t k = 0; k < times.stages.size(); ++k) times.stages[k].second = s[k];
+  times.total = s.back();
+}
+
+}  // namespace
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::eigenvalues(DistMatrix<T>& A) {
+  return solve(A, nullptr);
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::eigenvectors(DistMatrix<T>& A, DistMatrix<T>& Z) {
+  return solve(A, &Z);
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z) {
+  const double start = MPI_Wtime();
+  times_ = StageTimes{};
+  const Grid& grid = A.grid();
+  const MPI_Comm comm = grid.comm();
+  const int n = A.n();
+  raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
+               "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
+  const int nev = options_.nev < 0 ? n : options_.nev;
+  raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
+               "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
+  if (Z) {
+    raise_if_any(comm, !same_processes(grid, Z->grid()), ErrorCode::grid_mismatch,
+                 "Z is not distributed over the same processes as A");
+    raise_if_any(comm, Z->m() != n || Z->n() < nev, ErrorCode::invalid_argument,
+                 "Z must be N x >= nev = " + std::to_string(n) + " x " + std::to_string(nev) +
+                     ", got " + std::to_string(Z->m()) + " x " + std::to_string(Z->n()));
+  }
+  if (options_.eigenvalues_only) Z = nullptr;
+  const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
+  raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
+  if (n == 0) return {};
+
+  // Work on square blocks with the first block on process (0, 0).
+  DistMatrix<T> copy;
+  DistMatrix<T>* W = &A;
+  if (A.mb() != bs || A.nb() != bs || A.rsrc() != 0 || A.csrc() != 0) {
+    double t = MPI_Wtime();
+    copy = A.redistribute(grid, bs, bs);
+    W = &copy;
+    times_.add("redistribute", MPI_Wtime() - t);
+  }
+  if (options_.check_input) {
+    double t = MPI_Wtime();
+    dense::check_input(*W, options_.triangle);
+    times_.add("check_input", MPI_Wtime() - t);
+  }
+  dense::make_lower_valid(*W, options_.triangle);
+
+  const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
+  // The solvers write into a Z with the working layout; the caller's Z gets a copy when
+  // its layout differs.
+  DistMatrix<T> zwork;
+  DistMatrix<T>* Zs = Z;
+  if (Z) {
+    const bool fits = Z->grid().same_as(grid) && Z->mb() == bs && Z->rsrc() == 0 &&
+                      (solver != Solver::scalapack ||
+                       (Z->nb() == bs && Z->csrc() == 0 && Z->n() == n));
+    if (!fits) {
+      zwork = DistMatrix<T>(grid, n, solver == Solver::scalapack ? n : nev, bs, bs);
+      Zs = &zwork;
+    }
+  }
+  std::vector<real_t<T>> w = solver == Solver::scalapack
+                                 ? dense::solve_scalapack(*W, nev, Zs, times_)
+                                 : dense::solve_one_stage(*W, nev, Zs, times_);
+  if (Z && Zs != Z) {
+    double t = MPI_Wtime();
+    copy_columns(*Zs, *Z, nev);
+    times_.add("redistribute", MPI_Wtime() - t);
+  }
+  times_.total = MPI_Wtime() - start;
+  agree_on_times(comm, times_);
+  return w;
+}
+
+template class Eigensolver<float>;
+template class Eigensolver<double>;
+template class Eigensolver<std::complex<float>>;
+template class Eigensolver<std::complex<double>>;
+
+}  // namespace tseig

@@ -1,0 +1,39 @@
+// One-stage solver pipeline; each stage is its own module.
+#include "dense/one_stage.hpp"
+
+#include "dense/backtransform_householder.hpp"
+#include "dense/tridiagonal_solve.hpp"
+#include "dense/tridiagonalize.hpp"
+
+namespace tseig::dense {
+
+template <class T>
+std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
+                                       StageTimes& times) {
+  double t = MPI_Wtime();
+  Tridiagonal<T> tri = tridiagonalize(A);
+  times.add("tridiagonalize", MPI_Wtime() - t);
+
+  t = MPI_Wtime();
+  auto w = solve_tridiagonal<T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z);
+  times.add("tridiagonal_solve", MPI_Wtime() - t);
+
+  if (Z) {
+    t = MPI_Wtime();
+    backtransform_householder(A, tri.tau, *Z, nev);
+    times.add("backtransform", MPI_Wtime() - t);
+  }
+  w.resize(nev);
+  return w;
+}
+
+template std::vector<float> solve_one_stage(DistMatrix<float>&, int, DistMatrix<float>*,
+                                            StageTimes&);
+template std::vector<double> solve_one_stage(DistMatrix<double>&, int, DistMatrix<double>*,
+                                             StageTimes&);
+template std::vector<float> solve_one_stage(DistMatrix<std::complex<float>>&, int,
+                                            DistMatrix<std::complex<float>>*, StageTimes&);
+template std::vector<double> solve_one_stage(DistMatrix<std::complex<double>>&, int,
+                                             DistMatrix<std::complex<double>>*, StageTimes&);
+
+}  // namespace tseig::dense

@@ -1,0 +1,47 @@
+#include "dense/scalapack_solver.hpp"
+
+#include <string>
+
+#include "core/scalapack.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::dense {
+
+template <class T>
+std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
+                                       StageTimes& times) {
+  const int n = A.n();
+  std::vector<real_t<T>> w(n);
+  const char* name = nullptr;
+  int info = 0, found = n;
+  double t = MPI_Wtime();
+  if (Z) {
+    // All pairs even for nev < N: p?syevr's internal p?ormtr call gets too little
+    // workspace for small nev with NB > 1 in ScaLAPACK 2.2 (PDORMTR reports LWORK).
+    name = is_complex_v<T> ? "p?heevd" : "p?syevd";
+    info = scalapack::pheevd<T>('V', 'L', n, A.data(), A.desc(), w.data(), Z->data(), Z->desc());
+  } else {
+    // p?syevd has no eigenvalues-only mode; the MRRR driver serves that.
+    name = is_complex_v<T> ? "p?heevr" : "p?syevr";
+    T* z = Z ? Z->data() : A.data();
+    const int* descz = Z ? Z->desc() : A.desc();
+    info = scalapack::pheevr<T>(Z ? 'V' : 'N', nev == n ? 'A' : 'I', 'L', n, A.data(), A.desc(),
+                                1, nev, found, w.data(), z, descz);
+  }
+  raise_if_any(A.grid().comm(), info != 0 || found < nev, ErrorCode::numerical_failure,
+               std::string("ScaLAPACK ") + name + " failed with info = " + std::to_string(info));
+  times.add(name, MPI_Wtime() - t);
+  w.resize(nev);
+  return w;
+}
+
+template std::vector<float> solve_scalapack(DistMatrix<float>&, int, DistMatrix<float>*,
+                                            StageTimes&);
+template std::vector<double> solve_scalapack(DistMatrix<double>&, int, DistMatrix<double>*,
+                                             StageTimes&);
+template std::vector<float> solve_scalapack(DistMatrix<std::complex<float>>&, int,
+                                            DistMatrix<std::complex<float>>*, StageTimes&);
+template std::vector<double> solve_scalapack(DistMatrix<std::complex<double>>&, int,
+                                             DistMatrix<std::complex<double>>*, StageTimes&);
+
+}  // namespace tseig::dense

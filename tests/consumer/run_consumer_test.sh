@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs a tseig build tree into a scratch prefix and uses it from outside, as a user
+# would: a find_package(tseig) project, then a plain compiler fed by pkg-config; both
+# programs run on 2 MPI ranks. Usage: run_consumer_test.sh BUILD_DIR VERSION
+# Environment (set by ctest): CMAKE_COMMAND, MPIEXEC, MPIEXEC_FLAGS, CXX, CXXFLAGS, LDFLAGS.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+version=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cmake=${CMAKE_COMMAND:-cmake}
+mpiexec=${MPIEXEC:-mpiexec}
+read -r -a mpiexec_flags <<<"${MPIEXEC_FLAGS:---oversubscribe}"
+cxx=${CXX:-c++}
+read -r -a cxxflags <<<"${CXXFLAGS:-}"
+read -r -a ldflags <<<"${LDFLAGS:-}"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tseig-consumer.XXXXXX")
+# The scratch tree is kept when a step failed, to look at.
+trap 'rc=$?; if ((rc == 0)); then rm -rf "$work"; else echo "FAILED; kept $work"; fi' EXIT
+prefix=$work/prefix
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMPI_MCA_mpi_yield_when_idle=1
+
+# Runs a consumer program on 2 ranks; it must report the installed version and success.
+run_consumer() {
+  local out
+  out=$("$mpiexec" -n 2 "${mpiexec_flags[@]}" "$@")
+  echo "$out"
+  grep -q "^tseig $version on .*: consumer OK" <<<"$out"
+}
+
+# libtseig.so must come from the prefix, not from the build tree (static builds: none).
+check_libtseig_from_prefix() {
+  local lib
+  lib=$(ldd "$1" | awk '/libtseig/ {print $3}')
+  if [[ -n $lib && $(realpath "$lib") != "$(realpath "$prefix")"/* ]]; then
+    echo "$1 loads $lib, outside $prefix"
+    return 1
+  fi
+}
+
+echo "== cmake --install $build --prefix $prefix"
+"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
+
+echo "== find_package(tseig) with CMAKE_PREFIX_PATH=$prefix"
+"$cmake" -S "$here" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+"$cmake" --build "$work/cmake-build"
+check_libtseig_from_prefix "$work/cmake-build/consumer"
+run_consumer "$work/cmake-build/consumer"
+
+echo "== pkg-config"
+pc=$(find "$prefix" -name tseig.pc -print -quit)
+[[ -n $pc ]] || { echo "no tseig.pc under $prefix"; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc")
+pc_version=$(pkg-config --modversion tseig)
+[[ $pc_version == "$version" ]] || { echo "pkg-config version $pc_version != $version"; exit 1; }
+read -r -a pc_flags <<<"$(pkg-config --cflags --libs tseig)"
+libdir=$(pkg-config --variable=libdir tseig)
+echo "pkg-config --cflags --libs tseig: ${pc_flags[*]}"
+"$cxx" -std=c++20 "${cxxflags[@]}" "$here/main.cpp" -o "$work/consumer-pc" "${pc_flags[@]}" \
+  -Wl,-rpath,"$libdir" "${ldflags[@]}"
+check_libtseig_from_prefix "$work/consumer-pc"
+run_consumer "$work/consumer-pc"
+
+if [[ -x $prefix/bin/tseig-solve ]]; then
+  echo "== installed tseig-solve finds the installed libtseig (RPATH)"
+  check_libtseig_from_prefix "$prefix/bin/tseig-solve"
+fi
+echo "install + consumer: OK"

@@ -1,0 +1,270 @@
+// Eigensolver: every solver × type × grid × odd sizes × block sizes × nev, checked
+// against LAPACK on the gathered matrix, plus residual and orthogonality.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_util.hpp"
+
+namespace tseig::test {
+namespace {
+
+template <class T>
+class EigensolverTest : public ::testing::Test {};
+TYPED_TEST_SUITE(EigensolverTest, ScalarTypes);
+
+// Solves a copy of A and checks eigenvalues against LAPACK, residual, orthogonality.
+template <class T>
+void check_solve(const DistMatrix<T>& A, EigensolverOptions opt, int z_nb,
+                 const std::vector<real_t<T>>* ref_in = nullptr) {
+  const int n = A.n();
+  const int nev = opt.nev < 0 ? n : opt.nev;
+  std::vector<real_t<T>> ref;
+  if (ref_in) {
+    ref = *ref_in;
+  } else {
+    std::vector<T> full = A.gather(0);
+    if (A.grid().rank() == 0) ref = lapack_eigenvalues<T>(full, n);
+  }
+  DistMatrix<T> work = A.clone();
+  DistMatrix<T> Z(A.grid(), n, nev, z_nb, z_nb);
+  Eigensolver<T> solver(opt);
+  std::vector<real_t<T>> w = opt.eigenvalues_only ? solver.eigenvalues(work)
+                                                  : solver.eigenvectors(work, Z);
+  ASSERT_EQ(static_cast<int>(w.size()), nev);
+  for (int k = 1; k < nev; ++k) EXPECT_LE(w[k - 1], w[k]) << "eigenvalues not ascending";
+  const double tol = accuracy_tolerance<T>(n);
+  if (A.grid().rank() == 0 || ref_in) {
+    EXPECT_LE(accuracy::eigenvalue_error(w, ref), tol) << "eigenvalues differ from LAPACK";
+  }
+  if (!opt.eigenvalues_only) {
+    EXPECT_LE(accuracy::residual(A, w, Z), tol);
+    EXPECT_LE(accuracy::orthogonality(Z, nev), tol);
+  }
+}
+
+std::vector<int> nev_values(int n) {
+  std::vector<int> v{1};
+  if (n / 3 > 1) v.push_back(n / 3);
+  if (n > 1) v.push_back(n);
+  return v;
+}
+
+TYPED_TEST(EigensolverTest, RandomAllLayouts) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids())
+    for (int n : {1, 2, 7, 97, 301})
+      for (int nb : {1, 4, 32}) {
+        if (n == 301 && nb == 1) continue;  // covered at N = 97; keeps the suite short
+        DistMatrix<T> A(grid, n, n, nb);
+        generate::random_hermitian(A, 17 + n);
+        for (Solver s : {Solver::one_stage, Solver::scalapack})
+          for (int nev : nev_values(n)) {
+            SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid) + " N=" +
+                         std::to_string(n) + " nb=" + std::to_string(nb) +
+                         " nev=" + std::to_string(nev));
+            EigensolverOptions opt;
+            opt.solver = s;
+            opt.nev = nev;
+            check_solve(A, opt, nb == 4 ? 3 : nb);  // Z in another blocking for nb = 4
+          }
+      }
+}
+
+TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
+  using T = TypeParam;
+  const Grid grid = test_grids().front();
+  DistMatrix<T> A(grid, 301, 301, 1);
+  generate::random_hermitian(A, 5);
+  EigensolverOptions opt;
+  opt.solver = Solver::one_stage;
+  opt.nev = 100;
+  check_solve(A, opt, 1);
+}
+
+TYPED_TEST(EigensolverTest, EigenvaluesOnly) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids())
+    for (Solver s : {Solver::one_stage, Solver::scalapack})
+      for (int nev : {1, 40, 120}) {
+        DistMatrix<T> A(grid, 120, 120, 16);
+        generate::random_hermitian(A, 3);
+        EigensolverOptions opt;
+        opt.solver = s;
+        opt.nev = nev;
+        opt.eigenvalues_only = true;
+        check_solve(A, opt, 16);
+      }
+}
+
+TYPED_TEST(EigensolverTest, KnownSpectra) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const int n = 150;
+  for (const Grid& grid : test_grids())
+    for (Solver s : {Solver::one_stage, Solver::scalapack}) {
+      EigensolverOptions opt;
+      opt.solver = s;
+      {
+        DistMatrix<T> A(grid, n, n, 8);
+        generate::laplacian_1d(A);
+        auto exact = generate::laplacian_1d_eigenvalues(n);
+        std::vector<R> ref(exact.begin(), exact.end());
+        SCOPED_TRACE("laplacian " + shape_name(grid));
+        check_solve(A, opt, 8, &ref);
+      }
+      {
+        DistMatrix<T> A(grid, n, n, 8);
+        auto values = generate::clustered(A, 5, R(1e-6), 11);
+        SCOPED_TRACE("clustered " + shape_name(grid));
+        check_solve(A, opt, 8, &values);
+      }
+      {
+        std::vector<R> spectrum(n);
+        for (int k = 0; k < n; ++k) spectrum[k] = std::pow(R(10), R(-6 + 12.0 * k / (n - 1)));
+        DistMatrix<T> A(grid, n, n, 8);
+        generate::prescribed_spectrum(A, spectrum, 23);
+        SCOPED_TRACE("graded " + shape_name(grid));
+        check_solve(A, opt, 8);
+      }
+    }
+}
+
+TYPED_TEST(EigensolverTest, TinyAndHugeNorms) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const R scale = sizeof(R) == 8 ? R(1e-150) : R(1e-18);
+  for (R factor : {scale, 1 / scale}) {
+    const Grid grid = test_grids().front();
+    DistMatrix<T> A(grid, 60, 60, 8);
+    generate::random_hermitian(A, 9);
+    for (int lj = 0; lj < A.local_cols(); ++lj)
+      for (int li = 0; li < A.local_rows(); ++li) A.local(li, lj) *= factor;
+    EigensolverOptions opt;
+    opt.solver = Solver::one_stage;
+    check_solve(A, opt, 8);
+  }
+}
+
+TYPED_TEST(EigensolverTest, OneTriangleOnly) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids())
+    for (Triangle tri : {Triangle::lower, Triangle::upper})
+      for (Solver s : {Solver::one_stage, Solver::scalapack}) {
+        DistMatrix<T> A(grid, 50, 50, 4);
+        generate::random_hermitian(A, 21);
+        std::vector<T> full = A.gather(0);
+        std::vector<real_t<T>> ref;
+        if (grid.rank() == 0) ref = lapack_eigenvalues<T>(full, 50);
+        DistMatrix<T> B = A.clone();  // the unused triangle gets NaN: it must not be read
+        for (int lj = 0; lj < B.local_cols(); ++lj)
+          for (int li = 0; li < B.local_rows(); ++li) {
+            int i = B.global_row(li), j = B.global_col(lj);
+            if (tri == Triangle::lower ? i < j : i > j) B.local(li, lj) = T(std::nan(""));
+          }
+        EigensolverOptions opt;
+        opt.solver = s;
+        opt.triangle = tri;
+        DistMatrix<T> Z = DistMatrix<T>::like(A);
+        Eigensolver<T> solver(opt);
+        auto w = solver.eigenvectors(B, Z);
+        if (grid.rank() == 0)
+          EXPECT_LE(accuracy::eigenvalue_error(w, ref), accuracy_tolerance<T>(50));
+        EXPECT_LE(accuracy::residual(A, w, Z), accuracy_tolerance<T>(50));
+      }
+}
+
+TYPED_TEST(EigensolverTest, BlockSizeOptionAndSourceOffsets) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids()) {
+    // mb != nb and a nonzero source process force a redistribution to the working layout.
+    DistMatrix<T> A(grid, 45, 45, 3, 5, grid.nprow() - 1, grid.npcol() - 1);
+    generate::random_hermitian(A, 4);
+    EigensolverOptions opt;
+    opt.block_size = 8;
+    check_solve(A, opt, 7);
+  }
+}
+
+// Error cases: every rank must throw the same Error; none may hang.
+template <class T>
+ErrorCode error_of(std::function<void()> f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << "no tseig::Error thrown";
+  return ErrorCode::unsupported;
+}
+
+TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
+  using T = TypeParam;
+  const Grid grid = test_grids().front();
+  const int n = 20;
+  auto fresh = [&] {
+    DistMatrix<T> A(grid, n, n, 4);
+    generate::random_hermitian(A, 1);
+    return A;
+  };
+  DistMatrix<T> Z(grid, n, n, 4);
+  EigensolverOptions opt;
+
+  opt.nev = n + 1;
+  EXPECT_EQ(error_of<T>([&] {
+              auto A = fresh();
+              Eigensolver<T>(opt).eigenvectors(A, Z);
+            }),
+            ErrorCode::invalid_argument);
+  opt.nev = 0;
+  EXPECT_EQ(error_of<T>([&] {
+              auto A = fresh();
+              Eigensolver<T>(opt).eigenvalues(A);
+            }),
+            ErrorCode::invalid_argument);
+  opt.nev = -1;
+  // NaN on the last rank only: everyone must learn about it.
+  EXPECT_EQ(error_of<T>([&] {
+              auto A = fresh();
+              if (grid.rank() == grid.size() - 1 && A.local_rows() > 0 && A.local_cols() > 0)
+                A.local(0, 0) = T(std::nan(""));
+              Eigensolver<T>(opt).eigenvectors(A, Z);
+            }),
+            ErrorCode::not_finite);
+  EXPECT_EQ(error_of<T>([&] {
+              DistMatrix<T> A(grid, n, n, 4);
+              generate::random_general(A, 2);
+              Eigensolver<T>(opt).eigenvectors(A, Z);
+            }),
+            ErrorCode::not_hermitian);
+  EXPECT_EQ(error_of<T>([&] {
+              DistMatrix<T> A(grid, n, n + 1, 4);
+              Eigensolver<T>(opt).eigenvalues(A);
+            }),
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(error_of<T>([&] {
+              auto A = fresh();
+              DistMatrix<T> small(grid, n, n / 2, 4);
+              Eigensolver<T>(opt).eigenvectors(A, small);
+            }),
+            ErrorCode::invalid_argument);
+  if (grid.size() > 1) {
+    Grid self(MPI_COMM_SELF);
+    DistMatrix<T> other(self, n, n, 4);
+    EXPECT_EQ(error_of<T>([&] {
+                auto A = fresh();
+                Eigensolver<T>(opt).eigenvectors(A, other);
+              }),
+              ErrorCode::grid_mismatch);
+  }
+}
+
+TEST(Eigensolver, SolverNames) {
+  EXPECT_EQ(solver_from_string("one_stage"), Solver::one_stage);
+  EXPECT_EQ(solver_from_string("scalapack"), Solver::scalapack);
+  EXPECT_EQ(solver_from_string("auto"), Solver::automatic);
+  EXPECT_THROW(solver_from_string("elpa7"), Error);
+}
+
+}  // namespace
+}  // namespace tseig::test

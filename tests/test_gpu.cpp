@@ -1,0 +1,60 @@
+// tseig::gpu: the run-time answer to "is a GPU usable?" must agree with how the
+// library was built and with what the devices report. Checks that need a device
+// skip with the status line as the reason; TSEIG_TEST_REQUIRE_GPU=1 (a GPU runner)
+// turns that skip into a failure so a lost GPU cannot pass silently.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "tseig/gpu.hpp"
+#include "tseig/version.hpp"
+
+namespace {
+
+bool gpu_required() {
+  const char* v = std::getenv("TSEIG_TEST_REQUIRE_GPU");
+  return v != nullptr && std::string(v) == "1";
+}
+
+}  // namespace
+
+TEST(Gpu, BuildFlagMatchesHeader) {
+  EXPECT_EQ(tseig::gpu::built_with_cuda(), TSEIG_WITH_CUDA == 1);
+}
+
+TEST(Gpu, StatusMatchesBuildAndDevices) {
+  const std::string s = tseig::gpu::status();
+  const int count = tseig::gpu::device_count();
+  if (!tseig::gpu::built_with_cuda()) {
+    EXPECT_EQ(s, "built without CUDA");
+    EXPECT_EQ(count, 0);
+  } else if (count == 0) {
+    EXPECT_EQ(s.rfind("built with CUDA ", 0), 0u) << s;
+    EXPECT_NE(s.find(" but no usable GPU: "), std::string::npos) << s;
+  } else {
+    EXPECT_EQ(s.rfind("built with CUDA ", 0), 0u) << s;
+    EXPECT_EQ(s.find("no usable GPU"), std::string::npos) << s;
+    for (const auto& d : tseig::gpu::devices()) EXPECT_NE(s.find(d.name), std::string::npos) << s;
+  }
+}
+
+TEST(Gpu, DeviceListMatchesCount) {
+  const auto list = tseig::gpu::devices();
+  ASSERT_EQ(static_cast<int>(list.size()), tseig::gpu::device_count());
+  for (int i = 0; i < static_cast<int>(list.size()); ++i) EXPECT_EQ(list[i].id, i);
+}
+
+TEST(Gpu, DevicePropertiesArePlausible) {
+  if (tseig::gpu::device_count() == 0) {
+    if (gpu_required()) FAIL() << "no CUDA device: " << tseig::gpu::status();
+    GTEST_SKIP() << "no CUDA device: " << tseig::gpu::status();
+  }
+  for (const auto& d : tseig::gpu::devices()) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GT(d.memory_bytes, 0u) << d.name;
+    EXPECT_GE(d.major, 3) << d.name;
+    EXPECT_GE(d.minor, 0) << d.name;
+    EXPECT_GT(d.multiprocessors, 0) << d.name;
+  }
+}
