@@ -11,7 +11,8 @@ else()
   set(TSEIG_STATIC OFF)
 endif()
 
-# tseig_gpu is folded into a shared libtseig; a static libtseig only refers to it.
+# tseig_gpu's objects are inside libtseig. A static libtseig still needs its link
+# dependencies (the CUDA runtime); the exported tseig::tseig_gpu carries them.
 set(_tseig_targets tseig)
 if(TARGET tseig_gpu AND TSEIG_STATIC)
   list(APPEND _tseig_targets tseig_gpu)

@@ -14,24 +14,33 @@ TYPED_TEST_SUITE(Accuracy, test::ScalarTypes);
 
 constexpr int kN = 13;
 
-// diag(d) with d_i = i - 4 (so ‖A‖₁ = 8, and one eigenvalue is zero).
+// diag(d)·scale with d_i = i - 4 (so ‖A‖₁ = 8·scale, and one eigenvalue is zero).
 template <class R>
-R diagonal_value(int i) {
-  return static_cast<R>(i - 4);
+R diagonal_value(int i, R scale = 1) {
+  return static_cast<R>(i - 4) * scale;
 }
 
 template <class T>
-DistMatrix<T> diagonal(const Grid& g, int nb) {
+DistMatrix<T> diagonal(const Grid& g, int nb, real_t<T> scale = 1) {
   DistMatrix<T> A(g, kN, kN, nb);
-  A.fill([](int i, int j) { return i == j ? T(diagonal_value<real_t<T>>(i)) : T(0); });
+  A.fill([=](int i, int j) { return i == j ? T(diagonal_value(i, scale)) : T(0); });
   return A;
 }
 
 template <class T>
-std::vector<real_t<T>> diagonal_eigenvalues(int nev) {
+std::vector<real_t<T>> diagonal_eigenvalues(int nev, real_t<T> scale = 1) {
   std::vector<real_t<T>> w(nev);
-  for (int i = 0; i < nev; ++i) w[i] = diagonal_value<real_t<T>>(i);
+  for (int i = 0; i < nev; ++i) w[i] = diagonal_value(i, scale);
   return w;
+}
+
+// Powers of two near overflow and underflow: exact scaling, and squares of the
+// residual entries would leave the range if they were not scaled first.
+template <class R>
+std::vector<R> norm_scales() {
+  using limits = std::numeric_limits<R>;
+  return {R(1), std::ldexp(R(1), limits::max_exponent - 20),
+          std::ldexp(R(1), limits::min_exponent + 20)};
 }
 
 template <class T>
@@ -61,25 +70,32 @@ TYPED_TEST(Accuracy, ExactEigenpairsGiveZero) {
 
 TYPED_TEST(Accuracy, PerturbedEigenvectorGivesTheExpectedValues) {
   using T = TypeParam;
-  // Z = I + δ·e_p e_qᵀ: A z_q − λ_q z_q = δ(d_p − d_q)e_p, and ZᴴZ − I has entries
-  // δ, conj(δ) and |δ|², so the max is |δ|.
-  const int p = 11, q = 2;
+  // Z = I + δ·(e_p + e_r)e_qᵀ: A z_q − λ_q z_q = δ((d_p − d_q)e_p + (d_r − d_q)e_r), and
+  // ZᴴZ − I has entries δ, conj(δ) and 2|δ|², so the max is |δ|. Rows p and r are
+  // neighbours: with nb = 1 they live on different process rows, so the column norm
+  // needs the sum over the process column.
+  const int p = 11, r = 12, q = 2;
   const double d = std::abs(delta<T>());
-  const double expected_residual =
-      d * std::abs(diagonal_value<double>(p) - diagonal_value<double>(q)) / (kN * 8.0);
+  const double dp = diagonal_value<double>(p) - diagonal_value<double>(q);
+  const double dr = diagonal_value<double>(r) - diagonal_value<double>(q);
+  const double expected_residual = d * std::sqrt(dp * dp + dr * dr) / (kN * 8.0);
   for (const Grid& g : test::test_grids())
     for (int nb : {1, 4}) {
-      DistMatrix<T> A = diagonal<T>(g, nb);
       DistMatrix<T> Z(g, kN, kN, nb);
       set_identity(Z);
-      if (Z.is_local(p, q)) Z.local(Z.local_row(p), Z.local_col(q)) = delta<T>();
-      double res = accuracy::residual(A, diagonal_eigenvalues<T>(kN), Z);
+      for (int i : {p, r})
+        if (Z.is_local(i, q)) Z.local(Z.local_row(i), Z.local_col(q)) = delta<T>();
       double orth = accuracy::orthogonality(Z, kN);
-      EXPECT_NEAR(res, expected_residual, 10 * test::eps<T>() * expected_residual);
       EXPECT_NEAR(orth, d, 10 * test::eps<T>() * d);
-      // Only the first nev columns count: column q is then left out.
-      EXPECT_LE(accuracy::residual(A, diagonal_eigenvalues<T>(q), Z), test::eps<T>());
       EXPECT_LE(accuracy::orthogonality(Z, q), test::eps<T>());
+      for (real_t<T> scale : norm_scales<real_t<T>>()) {
+        DistMatrix<T> A = diagonal<T>(g, nb, scale);
+        double res = accuracy::residual(A, diagonal_eigenvalues<T>(kN, scale), Z);
+        EXPECT_NEAR(res, expected_residual, 10 * test::eps<T>() * expected_residual)
+            << "scale " << scale;
+        // Only the first nev columns count: column q is then left out.
+        EXPECT_LE(accuracy::residual(A, diagonal_eigenvalues<T>(q, scale), Z), test::eps<T>());
+      }
     }
 }
 

@@ -32,8 +32,10 @@ void laplacian_1d(DistMatrix<T>& A);
 template <class T>
 void frank(DistMatrix<T>& A);
 
-/// Eigenvalues in `nclusters` tight clusters (relative width `spread`) spread over
-/// [-1, 1], wrapped by prescribed_spectrum. Returns the eigenvalues used (ascending).
+/// Eigenvalues in `nclusters` tight clusters spread over [-1, 1], wrapped by
+/// prescribed_spectrum: cluster centres are evenly spaced from -1 to 1 (0 for one
+/// cluster) and members lie at random within ±spread of their centre (spread is
+/// relative to the spectrum's half-width 1). Returns the eigenvalues used (ascending).
 template <class T>
 std::vector<real_t<T>> clustered(DistMatrix<T>& A, int nclusters, real_t<T> spread,
                                  std::uint64_t seed);

@@ -59,13 +59,18 @@ real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w,
   scalapack::pgemm<T>('N', 'N', n, nev, n, T(1), A.data(), 1, 1, A.desc(), Zw.data(), 1, 1,
                       Zw.desc(), T(0), AZ.data(), 1, 1, AZ.desc());
 
+  const R anorm = scalapack::plange<T>('O', n, n, A.data(), 1, 1, A.desc());
+  // Dividing by ‖A‖ before squaring keeps huge and tiny matrices from over- or underflowing.
+  // ‖A‖ = 0 (a zero matrix): the unscaled residual is the only meaningful number.
+  const R scale = anorm > 0 ? anorm : R(1);
+
   // Squared column norms: local partial sums, then summed over the process column.
   std::vector<R> norms(AZ.local_cols(), R(0));
   for (int lj = 0; lj < AZ.local_cols(); ++lj) {
     const R lambda = w[AZ.global_col(lj)];
     R sum = 0;
     for (int li = 0; li < AZ.local_rows(); ++li)
-      sum += std::norm(AZ.local(li, lj) - lambda * Zw.local(li, lj));
+      sum += std::norm((AZ.local(li, lj) - lambda * Zw.local(li, lj)) / scale);
     norms[lj] = sum;
   }
   MPI_Allreduce(MPI_IN_PLACE, norms.data(), static_cast<int>(norms.size()), mpi_type<R>(), MPI_SUM,
@@ -73,11 +78,7 @@ real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w,
   R worst = 0;
   for (R s : norms) worst = nan_max(worst, std::sqrt(s));
   worst = global_max(worst, grid.comm());
-
-  const R anorm = scalapack::plange<T>('O', n, n, A.data(), 1, 1, A.desc());
-  // ‖A‖ = 0 (a zero matrix): the unscaled residual is the only meaningful number.
-  const R scale = anorm > 0 ? static_cast<R>(n) * anorm : R(1);
-  return worst / scale;
+  return anorm > 0 ? worst / static_cast<R>(n) : worst;
 }
 
 template <class T>

@@ -1,6 +1,8 @@
 // Fortran bindings behind scalapack.hpp, with workspace queries done here once.
 #include "core/scalapack.hpp"
 
+#include "tseig/index_map.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -71,6 +73,18 @@ int padded(R query) {
 // The queries of p?syevd/p?syevr under-report what their internal p?ormtr needs
 // (e.g. when NB > N); add that routine's bound, ≤ (2N + 2NB)·NB, on top.
 int ormtr_extra(int n, const int* desca) { return (2 * n + 2 * desca[5]) * desca[5]; }
+
+// Likewise for the eigenvector sort p?lasrt inside p?syevd: it needs NP·(NB + NQ)
+// (local rows·(block + local columns)) and N + 2·NB + 4·max(P, Q) integers.
+int lasrt_extra(int n, const int* desca) {
+  int nprow = 1, npcol = 1, myrow = 0, mycol = 0;
+  Cblacs_gridinfo(desca[1], &nprow, &npcol, &myrow, &mycol);
+  const int nb = desca[5];
+  const int np = block_cyclic::local_count(n, nb, myrow, desca[6], nprow);
+  const int nq = block_cyclic::local_count(n, nb, mycol, desca[7], npcol);
+  return np * (nb + nq) + n;
+}
+int lasrt_iextra(int n, const int* desca) { return n + 2 * desca[5] + 4 * 64; }
 }  // namespace
 
 #define TSEIG_COMMON(p, T, R, tran)                                                           \
@@ -137,8 +151,8 @@ TSEIG_UNGQR(cd, pzungqr_)
     T query{};                                                                                  \
     p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
               &iquery, &liwork, &info, 1, 1);                                                   \
-    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
-    liwork = padded(iquery);                                                                    \
+    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                                                                      \
+    liwork = padded(iquery) + lasrt_iextra(n, desca);                                                                    \
     std::vector<T> work(lwork);                                                                 \
     std::vector<int> iwork(liwork);                                                             \
     p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),    \
@@ -174,9 +188,9 @@ TSEIG_REAL_EIG(pd, double)
     R rquery{};                                                                                 \
     p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
               &rquery, &lrwork, &iquery, &liwork, &info, 1, 1);                                 \
-    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
-    lrwork = padded(rquery);                                                                    \
-    liwork = padded(iquery);                                                                    \
+    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                                                                      \
+    lrwork = padded(rquery) + lasrt_extra(n, desca);                                                                    \
+    liwork = padded(iquery) + lasrt_iextra(n, desca);                                                                    \
     std::vector<T> work(lwork);                                                                 \
     std::vector<R> rwork(lrwork);                                                               \
     std::vector<int> iwork(liwork);                                                             \

@@ -43,8 +43,16 @@ check_libtseig_from_prefix() {
 echo "== cmake --install $build --prefix $prefix"
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
 
-echo "== find_package(tseig) with CMAKE_PREFIX_PATH=$prefix"
-"$cmake" -S "$here" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+# A static libtseig needs its dependencies named at link time (C for MPI::MPI_C, --static).
+static=OFF
+pc_static=()
+if compgen -G "$prefix/lib*/libtseig.a" >/dev/null && ! compgen -G "$prefix/lib*/libtseig.so" >/dev/null; then
+  static=ON
+  pc_static=(--static)
+fi
+
+echo "== find_package(tseig) with CMAKE_PREFIX_PATH=$prefix (static: $static)"
+"$cmake" -S "$here" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" -DWITH_C=$static \
   -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 "$cmake" --build "$work/cmake-build"
 check_libtseig_from_prefix "$work/cmake-build/consumer"
@@ -56,9 +64,9 @@ pc=$(find "$prefix" -name tseig.pc -print -quit)
 export PKG_CONFIG_PATH=$(dirname "$pc")
 pc_version=$(pkg-config --modversion tseig)
 [[ $pc_version == "$version" ]] || { echo "pkg-config version $pc_version != $version"; exit 1; }
-read -r -a pc_flags <<<"$(pkg-config --cflags --libs tseig)"
+read -r -a pc_flags <<<"$(pkg-config "${pc_static[@]}" --cflags --libs tseig)"
 libdir=$(pkg-config --variable=libdir tseig)
-echo "pkg-config --cflags --libs tseig: ${pc_flags[*]}"
+echo "pkg-config ${pc_static[*]} --cflags --libs tseig: ${pc_flags[*]}"
 "$cxx" -std=c++20 "${cxxflags[@]}" "$here/main.cpp" -o "$work/consumer-pc" "${pc_flags[@]}" \
   -Wl,-rpath,"$libdir" "${ldflags[@]}"
 check_libtseig_from_prefix "$work/consumer-pc"
