@@ -10,8 +10,7 @@
 namespace tseig::bench {
 namespace {
 
-const std::vector<std::string> known_solvers{"one_stage", "scalapack", "elpa1", "elpa2",
-                                             "lapack"};
+const std::vector<std::string> known_solvers{"one_stage", "scalapack", "elpa1", "elpa2", "lapack"};
 
 std::vector<std::string> split(std::string_view text) {
   std::vector<std::string> parts;

@@ -13,7 +13,7 @@ struct BenchOptions {
   std::vector<std::string> solvers{"one_stage", "scalapack", "elpa1", "elpa2"};
   int nb = 64;
   std::uint64_t seed = 1;
-  int dgemm_n = 2000;  ///< order of the local dgemm rate measurement; 0 skips it
+  int dgemm_n = 2000;    ///< order of the local dgemm rate measurement; 0 skips it
   std::string json_out;  ///< empty: JSON lines on stdout
   bool help = false;
 };

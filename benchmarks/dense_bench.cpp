@@ -103,10 +103,18 @@ void run(const BenchOptions& o, int rank) {
   auto emit = [&](const Record& r) { emit_line(to_json(r)); };
   for (int n : o.sizes)
     for (char type : o.types) switch (type) {
-        case 's': bench_type<float>(o, grid, n, type, records, emit); break;
-        case 'c': bench_type<std::complex<float>>(o, grid, n, type, records, emit); break;
-        case 'z': bench_type<std::complex<double>>(o, grid, n, type, records, emit); break;
-        default: bench_type<double>(o, grid, n, type, records, emit); break;
+        case 's':
+          bench_type<float>(o, grid, n, type, records, emit);
+          break;
+        case 'c':
+          bench_type<std::complex<float>>(o, grid, n, type, records, emit);
+          break;
+        case 'z':
+          bench_type<std::complex<double>>(o, grid, n, type, records, emit);
+          break;
+        default:
+          bench_type<double>(o, grid, n, type, records, emit);
+          break;
       }
   if (rank == 0) print_table(std::cerr, records, dgemm);
 }

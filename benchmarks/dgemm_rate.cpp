@@ -9,7 +9,9 @@ extern "C" int openblas_get_num_threads(void);
 
 namespace tseig::bench {
 
-int blas_threads() { return openblas_get_num_threads(); }
+int blas_threads() {
+  return openblas_get_num_threads();
+}
 
 DgemmRate measure_dgemm(MPI_Comm comm, int n) {
   const long size = static_cast<long>(n) * n;

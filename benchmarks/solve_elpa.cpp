@@ -5,8 +5,9 @@
 #include <complex>
 #include <memory>
 #include <string>
+#include <type_traits>
 
-// elpa.h declares its complex API with std::complex when <complex> comes first.
+// Compiled as C++, elpa.h declares its complex API with std::complex.
 #include <elpa/elpa.h>
 
 #include "runners.hpp"
@@ -18,11 +19,19 @@ namespace {
 // Oldest API version whose C interface we use; ELPA 2022.11 still accepts it.
 constexpr int elpa_api_version = 20171201;
 
-// elpa.h declares elpa_strerr without C linkage, so it does not link from C++: the
-// message carries the numeric code (see ELPA_FOR_ALL_ERRORS in elpa_constants.h).
-void check(MPI_Comm comm, int error, const char* what) {
+// elpa.h declares elpa_strerr without C linkage, so it does not link from C++; the
+// names come from ELPA's own error table instead.
+std::string error_name(int error) {
+#define TSEIG_ELPA_ERROR_NAME(name, value) \
+  if (error == (value)) return #name;
+  ELPA_FOR_ALL_ERRORS(TSEIG_ELPA_ERROR_NAME)
+#undef TSEIG_ELPA_ERROR_NAME
+  return "error code " + std::to_string(error);
+}
+
+void check(MPI_Comm comm, int error, const std::string& what) {
   raise_if_any(comm, error != ELPA_OK, ErrorCode::numerical_failure,
-               std::string("ELPA ") + what + " failed with error code " + std::to_string(error));
+               "ELPA " + what + " failed: " + error_name(error));
 }
 
 void initialize_once(MPI_Comm comm) {
@@ -74,7 +83,10 @@ Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages) {
   elpa_eigenvectors(handle.get(), A.data(), s.w.data(), s.Z.data(), &error);
   MPI_Barrier(comm);
   s.seconds = MPI_Wtime() - start;
-  check(comm, error, "elpa_eigenvectors");
+  // Debian's ELPA is built without single precision and fails here for float types.
+  check(comm, error,
+        std::is_same_v<real_t<T>, float> ? "elpa_eigenvectors (single precision)"
+                                         : "elpa_eigenvectors");
   s.w.resize(nev);
   return s;
 }

@@ -25,8 +25,7 @@ Solution<T> solve_lapack(const DistMatrix<T>& A) {
     s.seconds = MPI_Wtime() - start;
   }
   MPI_Bcast(&info, 1, MPI_INT, 0, grid.comm());
-  if (info != 0)
-    throw Error(ErrorCode::numerical_failure, "?heevd info " + std::to_string(info));
+  if (info != 0) throw Error(ErrorCode::numerical_failure, "?heevd info " + std::to_string(info));
   MPI_Bcast(&s.seconds, 1, MPI_DOUBLE, 0, grid.comm());
   MPI_Bcast(s.w.data(), n, mpi_type<R>(), 0, grid.comm());
   s.Z.scatter(full.data(), 0);

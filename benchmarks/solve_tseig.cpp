@@ -25,9 +25,7 @@ Solution<T> solve_tseig(DistMatrix<T>& A, int nev, Solver solver) {
 
 template Solution<float> solve_tseig(DistMatrix<float>&, int, Solver);
 template Solution<double> solve_tseig(DistMatrix<double>&, int, Solver);
-template Solution<std::complex<float>> solve_tseig(DistMatrix<std::complex<float>>&, int,
-                                                   Solver);
-template Solution<std::complex<double>> solve_tseig(DistMatrix<std::complex<double>>&, int,
-                                                    Solver);
+template Solution<std::complex<float>> solve_tseig(DistMatrix<std::complex<float>>&, int, Solver);
+template Solution<std::complex<double>> solve_tseig(DistMatrix<std::complex<double>>&, int, Solver);
 
 }  // namespace tseig::bench

@@ -19,7 +19,8 @@ echo
 echo "== tseig test summary ($((SECONDS - start)) s; full output: build/Testing/Temporary/LastTest.log)"
 grep -E "tests passed|tests failed out of|No tests were found" "$log" || true
 # GoogleTest skips pass in ctest; list them with their reasons so they are not missed.
-skipped=$(awk '/: Skipped$/ {reason = ""; grab = 1; next}
+skipped=$(awk '{gsub(/\033\[[0-9;]*m/, "")}
+               /: Skipped$/ {reason = ""; grab = 1; next}
                grab && /^\[  SKIPPED \]/ {print "  " $4 ": " reason; grab = 0; next}
                grab {reason = reason (reason == "" ? "" : " ") $0}' \
             build/Testing/Temporary/LastTest.log 2>/dev/null | sort -u)

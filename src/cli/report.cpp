@@ -12,10 +12,14 @@ namespace {
 
 const char* type_name(char t) {
   switch (t) {
-    case 's': return "float";
-    case 'c': return "complex<float>";
-    case 'z': return "complex<double>";
-    default: return "double";
+    case 's':
+      return "float";
+    case 'c':
+      return "complex<float>";
+    case 'z':
+      return "complex<double>";
+    default:
+      return "double";
   }
 }
 
@@ -58,8 +62,7 @@ std::string sci(const std::optional<double>& x) {
 std::string problem_text(const Options& o, int n) {
   std::string kind = o.type == 'c' || o.type == 'z' ? "Hermitian" : "symmetric";
   if (o.matrix_path.empty())
-    return "random " + kind + " N=" + std::to_string(n) + " (seed " + std::to_string(o.seed) +
-           ")";
+    return "random " + kind + " N=" + std::to_string(n) + " (seed " + std::to_string(o.seed) + ")";
   return o.matrix_path + " N=" + std::to_string(n);
 }
 

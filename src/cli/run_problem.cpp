@@ -31,9 +31,9 @@ DistMatrix<T> load_matrix(const Options& o, const Grid& grid) {
                                                  std::to_string(A.m()) + "x" +
                                                  std::to_string(A.n()) + ", not square");
   if (o.nev > A.n())
-    throw Error(ErrorCode::invalid_argument,
-                "--nev " + std::to_string(o.nev) + " exceeds the matrix order " +
-                    std::to_string(A.n()) + " of " + o.matrix_path);
+    throw Error(ErrorCode::invalid_argument, "--nev " + std::to_string(o.nev) +
+                                                 " exceeds the matrix order " +
+                                                 std::to_string(A.n()) + " of " + o.matrix_path);
   return A;
 }
 

@@ -13,9 +13,9 @@ namespace tseig::cli {
 struct RunResult {
   int n = 0;
   int nev = 0;
-  std::vector<double> lowest;  ///< up to 10 lowest eigenvalues
-  StageTimes times;            ///< Eigensolver::timings() of the solve
-  double wall_seconds = 0;     ///< barrier-to-barrier time of the solve call
+  std::vector<double> lowest;                     ///< up to 10 lowest eigenvalues
+  StageTimes times;                               ///< Eigensolver::timings() of the solve
+  double wall_seconds = 0;                        ///< barrier-to-barrier time of the solve call
   std::optional<double> residual, orthogonality;  ///< empty with --values-only
 };
 

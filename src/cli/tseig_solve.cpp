@@ -27,10 +27,14 @@ constexpr int exit_usage_error = 2;
 
 RunResult dispatch(const Options& o, const Grid& grid) {
   switch (o.type) {
-    case 's': return run_problem<float>(o, grid);
-    case 'c': return run_problem<std::complex<float>>(o, grid);
-    case 'z': return run_problem<std::complex<double>>(o, grid);
-    default: return run_problem<double>(o, grid);
+    case 's':
+      return run_problem<float>(o, grid);
+    case 'c':
+      return run_problem<std::complex<float>>(o, grid);
+    case 'z':
+      return run_problem<std::complex<double>>(o, grid);
+    default:
+      return run_problem<double>(o, grid);
   }
 }
 

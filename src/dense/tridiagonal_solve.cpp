@@ -15,18 +15,21 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   using R = real_t<T>;
   const int n = static_cast<int>(d.size());
   std::vector<R> X;
-  int info = 0;
   e.resize(std::max(n, 1));
-  if (n > 0) {
+  // Any failure (workspace allocation included) is raised on every rank.
+  collectively(grid.comm(), [&] {
+    if (n == 0) return;
+    int info = 0;
     if (Z) {
       X.assign(static_cast<std::size_t>(n) * n, R(0));
       info = lapack::stedc<R>('I', n, d.data(), e.data(), X.data(), n);
     } else {
       info = lapack::stedc<R>('N', n, d.data(), e.data(), nullptr, 1);
     }
-  }
-  raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
-               "tridiagonal eigensolver (?stedc) failed with info = " + std::to_string(info));
+    if (info != 0)
+      throw Error(ErrorCode::numerical_failure,
+                  "tridiagonal eigensolver (?stedc) failed with info = " + std::to_string(info));
+  });
   MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
   if (Z) {
     for (int lj = 0; lj < Z->local_cols_before(nev); ++lj) {

@@ -1,0 +1,55 @@
+"""Runs a tseig-solve command that must fail cleanly.
+
+usage: expect_error.py --match=REGEX [--timeout S] -- command...
+Passes when the command exits non-zero (not by timeout) and stderr holds exactly one
+line starting with "tseig-solve: error: ", matching REGEX. A hang past --timeout
+kills the whole process group and fails.
+"""
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+
+PREFIX = "tseig-solve: error: "
+
+
+def fail(reason, err=""):
+    sys.stderr.write(err)
+    print("expect_error: FAIL: " + reason)
+    sys.exit(1)
+
+
+def main():
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        fail("missing '--' before the command")
+    split = argv.index("--")
+    p = argparse.ArgumentParser()
+    p.add_argument("--match", required=True, metavar="REGEX")
+    p.add_argument("--timeout", type=float, default=60)
+    args = p.parse_args(argv[:split])
+
+    proc = subprocess.Popen(argv[split + 1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        fail(f"no exit within {args.timeout} s: the error path hangs")
+    if proc.returncode == 0:
+        fail("exit code 0, expected a failure", err)
+    messages = [l for l in err.splitlines() if l.startswith(PREFIX)]
+    if len(messages) != 1:
+        fail(f"expected one '{PREFIX}...' line on stderr, got {len(messages)}", err)
+    if not re.search(args.match, messages[0]):
+        fail(f"message does not match /{args.match}/: {messages[0]}", err)
+    if out.strip():
+        fail("a failed run must print nothing on stdout: " + out.strip().splitlines()[0], err)
+    print(f"expect_error: PASS (exit {proc.returncode}): {messages[0]}")
+
+
+if __name__ == "__main__":
+    main()
