@@ -14,9 +14,10 @@ function(add_mpi_test name)
     add_test(NAME ${name}_np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TSEIG_MPIEXEC_FLAGS}
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-    # Root in containers, 1 BLAS thread per rank, ranks yield when idle (oversubscribed).
+    # Root in containers, 1 BLAS thread per rank, ranks yield when idle (oversubscribed);
+    # no leak reports under the debug preset: Open MPI keeps allocations until exit.
     set_tests_properties(${name}_np${np} PROPERTIES
       LABELS "mpi;np${np};${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
-      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0")
   endforeach()
 endfunction()

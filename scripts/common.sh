@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # TSEIG_MPIRUN_FLAGS is read by the sourcing script
 # Shared by run-main.sh and run-tests.sh (sourced, not run): dependencies, the
 # Release build of preset "default" into build/, and the environment MPI runs need.
 

@@ -102,7 +102,9 @@ TYPED_TEST(DistMatrixTest, ViewOverUserMemoryHasNoCopy) {
     for (int lj = 0; lj < cols; ++lj)
       for (int li = 0; li < rows; ++li)
         EXPECT_EQ(user[li + lj * lld], tag<T>(V.global_row(li), V.global_col(lj)));
-    if (cols > 0) EXPECT_EQ(user[rows], T(-7));  // padding untouched
+    if (cols > 0) {
+      EXPECT_EQ(user[rows], T(-7));  // padding untouched
+    }
     // Descriptor round trip.
     auto arr = V.descriptor().to_array();
     Descriptor back = Descriptor::from_array(arr.data());
@@ -194,7 +196,9 @@ TEST(DistMatrix, MoreRanksThanBlocks) {
     DistMatrix<double> A(g, 1, 1, 4);
     A.fill([](int, int) { return 42.0; });
     auto full = A.gather(0);
-    if (g.rank() == 0) EXPECT_EQ(full.at(0), 42.0);
+    if (g.rank() == 0) {
+      EXPECT_EQ(full.at(0), 42.0);
+    }
   }
 }
 

@@ -168,8 +168,9 @@ TYPED_TEST(EigensolverTest, OneTriangleOnly) {
         DistMatrix<T> Z = DistMatrix<T>::like(A);
         Eigensolver<T> solver(opt);
         auto w = solver.eigenvectors(B, Z);
-        if (grid.rank() == 0)
+        if (grid.rank() == 0) {
           EXPECT_LE(accuracy::eigenvalue_error(w, ref), accuracy_tolerance<T>(50));
+        }
         EXPECT_LE(accuracy::residual(A, w, Z), accuracy_tolerance<T>(50));
       }
 }

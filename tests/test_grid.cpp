@@ -127,7 +127,9 @@ TEST(Grid, SameAs) {
   EXPECT_TRUE(a.same_as(c));
   if (world_size() > 1) {
     Grid d(MPI_COMM_WORLD, a.npcol(), a.nprow(), GridOrder::column_major);
-    if (a.nprow() != a.npcol()) EXPECT_FALSE(a.same_as(d));
+    if (a.nprow() != a.npcol()) {
+      EXPECT_FALSE(a.same_as(d));
+    }
   }
 }
 
