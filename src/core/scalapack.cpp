@@ -51,6 +51,12 @@ void pzungqr_(const int*, const int*, const int*, cd*, const int*, const int*, c
 TSEIG_SYEVD(ps, float)
 TSEIG_SYEVD(pd, double)
 #undef TSEIG_SYEVD
+#define TSEIG_STEDC(p, R)                                                                      \
+  void p##stedc_(const char*, const int*, R*, R*, R*, const int*, const int*, const int*, R*, \
+                 const int*, int*, const int*, int*, flen);
+TSEIG_STEDC(ps, float)
+TSEIG_STEDC(pd, double)
+#undef TSEIG_STEDC
 #define TSEIG_HEEVD(p, T, R)                                                                    \
   void p##heevd_(const char*, const char*, const int*, T*, const int*, const int*, const int*, \
                  R*, T*, const int*, const int*, const int*, T*, const int*, R*, const int*,    \
@@ -178,6 +184,26 @@ TSEIG_UNGQR(cd, pzungqr_)
 TSEIG_REAL_EIG(ps, float)
 TSEIG_REAL_EIG(pd, double)
 #undef TSEIG_REAL_EIG
+
+#define TSEIG_PSTEDC(p, R)                                                                 \
+  template <>                                                                              \
+  int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                               \
+    const char compz = 'I';                                                                \
+    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                            \
+    R query = 0;                                                                           \
+    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, &query, &lwork, &iquery, &liwork,    \
+              &info, 1);                                                                   \
+    lwork = padded(query) + lasrt_extra(n, descq);                                         \
+    liwork = padded(iquery) + lasrt_iextra(n, descq);                                      \
+    std::vector<R> work(lwork);                                                            \
+    std::vector<int> iwork(liwork);                                                        \
+    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work.data(), &lwork, iwork.data(),   \
+              &liwork, &info, 1);                                                          \
+    return info;                                                                           \
+  }
+TSEIG_PSTEDC(ps, float)
+TSEIG_PSTEDC(pd, double)
+#undef TSEIG_PSTEDC
 
 #define TSEIG_COMPLEX_EIG(p, T, R)                                                              \
   template <>                                                                                   \

@@ -61,4 +61,10 @@ template <class T>
 int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,
            int& m, real_t<T>* w, T* z, const int* descz);
 
+// Distributed divide & conquer for a real symmetric tridiagonal matrix (p?stedc,
+// compz = 'I'): d (in: diagonal, out: eigenvalues ascending), e (off-diagonal, destroyed),
+// q: the eigenvectors, n×n with square blocks.
+template <class R>
+int pstedc(int n, R* d, R* e, R* q, const int* descq);
+
 }  // namespace tseig::scalapack

@@ -1,6 +1,6 @@
-// Z ← H(0)·H(1)···H(n-2)·Z, one panel of nb reflectors at a time from the last: the
-// owning process column builds its rows of V and the triangular factor T, the process
-// row receives them, and each rank updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
+// Z ← H(0)·H(1)···H(n-2)·Z in blocks of reflectors from the last: each process row
+// gathers its rows of the block's V from the process columns that own the panels, forms
+// the triangular factor T, and updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
 #include "dense/backtransform_householder.hpp"
 
 #include <algorithm>
@@ -24,52 +24,53 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   std::vector<int> grow(lr);
   for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
 
-  std::vector<T> panel, S, Wt;
-  const int last = ((n - 2) / nb) * nb;  // start of the panel holding reflector n-2
-  for (int k0 = last; k0 >= 0; k0 -= nb) {
-    const int k1 = std::min(k0 + nb, n - 1), w = k1 - k0;
-    const int pc = A.col_owner(k0);
-    const int r0 = A.local_rows_before(k0 + 1), m = lr - r0;
-    // panel = [V (m×w, my rows ≥ k0+1) | T (w×w)], sent as one message.
-    panel.assign(static_cast<std::size_t>(m) * w + static_cast<std::size_t>(w) * w, T(0));
-    T* Vp = panel.data();
-    T* Tp = panel.data() + static_cast<std::size_t>(m) * w;
-    if (pc == g.mycol()) {
-      const int lcol0 = A.local_col(k0);
-      for (int i = 0; i < w; ++i) {
-        const int j = k0 + i;
-        for (int li = r0; li < lr; ++li) {
-          const int gi = grow[li];
-          Vp[(li - r0) + static_cast<std::size_t>(i) * m] =
-              gi < j + 1 ? T(0) : gi == j + 1 ? T(1) : A.local(li, lcol0 + i);
-        }
+  // Blocks of about 256 reflectors (whole panels of nb) make both GEMMs efficient.
+  const int width = std::max(1, 256 / nb) * nb;
+  std::vector<T> V, S, Tm, Wt;
+  const int last = ((n - 2) / width) * width;  // start of the block holding reflector n-2
+  for (int b0 = last; b0 >= 0; b0 -= width) {
+    const int b1 = std::min(b0 + width, n - 1), w = b1 - b0;
+    const int r0 = A.local_rows_before(b0 + 1), m = lr - r0, ldv = std::max(m, 1);
+    // My rows (≥ b0+1) of V, panel by panel from the process column that owns it.
+    V.assign(static_cast<std::size_t>(ldv) * w, T(0));
+    for (int k0 = b0; k0 < b1; k0 += nb) {
+      const int k1 = std::min(k0 + nb, b1), pc = A.col_owner(k0);
+      T* Vp = V.data() + static_cast<std::size_t>(k0 - b0) * ldv;
+      if (pc == g.mycol()) {
+        const int lcol0 = A.local_col(k0);
+        for (int j = k0; j < k1; ++j)
+          for (int li = r0; li < lr; ++li) {
+            const int gi = grow[li];
+            Vp[(li - r0) + static_cast<std::size_t>(j - k0) * ldv] =
+                gi < j + 1 ? T(0) : gi == j + 1 ? T(1) : A.local(li, lcol0 + (j - k0));
+          }
       }
-      // T from S = VᴴV (as ?larft): T(i,i) = tau_i, T(0:i,i) = −tau_i·T(0:i,0:i)·S(0:i,i).
-      S.assign(static_cast<std::size_t>(w) * w, T(0));
-      blas::gemm('C', 'N', w, w, m, T(1), Vp, std::max(m, 1), Vp, std::max(m, 1), T(0), S.data(),
-                 w);
-      sum_over_column(g, S.data(), w * w);
-      for (int i = 0; i < w; ++i) {
-        const T t = tau[k0 + i];
-        Tp[i + static_cast<std::size_t>(i) * w] = t;
-        for (int r = 0; r < i; ++r) {
-          T acc = 0;
-          for (int c = r; c < i; ++c)
-            acc += Tp[r + static_cast<std::size_t>(c) * w] * S[c + static_cast<std::size_t>(i) * w];
-          Tp[r + static_cast<std::size_t>(i) * w] = -t * acc;
-        }
+      broadcast_along_row(g, Vp, ldv * (k1 - k0), pc);
+    }
+    // T from S = VᴴV (as ?larft): T(i,i) = tau_i, T(0:i,i) = −tau_i·T(0:i,0:i)·S(0:i,i).
+    S.assign(static_cast<std::size_t>(w) * w, T(0));
+    blas::gemm('C', 'N', w, w, m, T(1), V.data(), ldv, V.data(), ldv, T(0), S.data(), w);
+    sum_over_column(g, S.data(), w * w);
+    Tm.assign(static_cast<std::size_t>(w) * w, T(0));
+    for (int i = 0; i < w; ++i) {
+      const T t = tau[b0 + i];
+      Tm[i + static_cast<std::size_t>(i) * w] = t;
+      for (int r = 0; r < i; ++r) {
+        T acc = 0;
+        for (int c = r; c < i; ++c)
+          acc += Tm[r + static_cast<std::size_t>(c) * w] * S[c + static_cast<std::size_t>(i) * w];
+        Tm[r + static_cast<std::size_t>(i) * w] = -t * acc;
       }
     }
-    broadcast_along_row(g, panel.data(), static_cast<int>(panel.size()), pc);
     if (lcz == 0) continue;
-    // W = T·(Vᴴ·Z(k0+1:n, :)), then Z −= V·W.
+    // W = T·(Vᴴ·Z(b0+1:n, :)), then Z −= V·W.
     Wt.assign(static_cast<std::size_t>(w) * lcz, T(0));
-    blas::gemm('C', 'N', w, lcz, m, T(1), Vp, std::max(m, 1), &Z.local(r0, 0), Z.lld(), T(0),
+    blas::gemm('C', 'N', w, lcz, m, T(1), V.data(), ldv, &Z.local(r0, 0), Z.lld(), T(0),
                Wt.data(), w);
     sum_over_column(g, Wt.data(), w * lcz);
-    blas::trmm('L', 'U', 'N', 'N', w, lcz, T(1), Tp, w, Wt.data(), w);
-    blas::gemm('N', 'N', m, lcz, w, T(-1), Vp, std::max(m, 1), Wt.data(), w, T(1),
-               &Z.local(r0, 0), Z.lld());
+    blas::trmm('L', 'U', 'N', 'N', w, lcz, T(1), Tm.data(), w, Wt.data(), w);
+    blas::gemm('N', 'N', m, lcz, w, T(-1), V.data(), ldv, Wt.data(), w, T(1), &Z.local(r0, 0),
+               Z.lld());
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
 
@@ -30,6 +31,8 @@ std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>*
   }
   raise_if_any(A.grid().comm(), info != 0 || found < nev, ErrorCode::numerical_failure,
                std::string("ScaLAPACK ") + name + " failed with info = " + std::to_string(info));
+  // As with p?stedc, ranks owning nothing (N < NB) may hold unsorted values.
+  MPI_Bcast(w.data(), n, mpi_type<real_t<T>>(), 0, A.grid().comm());
   times.add(name, MPI_Wtime() - t);
   w.resize(nev);
   return w;

@@ -1,10 +1,12 @@
-// Tridiagonal eigensolver: LAPACK ?stedc (divide & conquer) on every rank; each rank
-// copies its block-cyclic part of the eigenvectors. Rank 0's eigenvalues are broadcast
-// so all ranks agree bit for bit.
+// Tridiagonal eigensolver. Eigenvectors: ScaLAPACK's distributed divide & conquer
+// (p?stedc) into an n×n block-cyclic matrix, of which the first nev columns are kept.
+// Eigenvalues only: LAPACK ?stedc on every rank (O(n²)). Either way rank 0's values are
+// broadcast so all ranks agree bit for bit.
 #include "dense/tridiagonal_solve.hpp"
 
 #include "core/lapack.hpp"
 #include "core/mpi_types.hpp"
+#include "core/scalapack.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -14,28 +16,32 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
                                          std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z) {
   using R = real_t<T>;
   const int n = static_cast<int>(d.size());
-  std::vector<R> X;
   e.resize(std::max(n, 1));
-  // Any failure (workspace allocation included) is raised on every rank.
-  collectively(grid.comm(), [&] {
-    if (n == 0) return;
-    int info = 0;
-    if (Z) {
-      X.assign(static_cast<std::size_t>(n) * n, R(0));
-      info = lapack::stedc<R>('I', n, d.data(), e.data(), X.data(), n);
-    } else {
-      info = lapack::stedc<R>('N', n, d.data(), e.data(), nullptr, 1);
-    }
-    if (info != 0)
-      throw Error(ErrorCode::numerical_failure,
-                  "tridiagonal eigensolver (?stedc) failed with info = " + std::to_string(info));
-  });
+  if (n == 0) return d;
+  if (!Z) {
+    int info = lapack::stedc<R>('N', n, d.data(), e.data(), nullptr, 1);
+    raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
+                 "tridiagonal eigensolver (?stedc) failed with info = " + std::to_string(info));
+    MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
+    return d;
+  }
+  // p?stedc wants square blocks starting on process (0, 0).
+  DistMatrix<R> Q(grid, n, n, Z->mb(), Z->mb());
+  int info = 0;
+  collectively(grid.comm(), [&] { info = scalapack::pstedc<R>(n, d.data(), e.data(), Q.data(), Q.desc()); });
+  raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
+               "tridiagonal eigensolver (p?stedc) failed with info = " + std::to_string(info));
+  // Ranks that own no part of Q (N < NB) may hold unsorted values; process (0, 0) is right.
   MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
-  if (Z) {
-    for (int lj = 0; lj < Z->local_cols_before(nev); ++lj) {
-      const R* x = X.data() + static_cast<std::size_t>(Z->global_col(lj)) * n;
-      for (int li = 0; li < Z->local_rows(); ++li) Z->local(li, lj) = T(x[Z->global_row(li)]);
-    }
+  if constexpr (is_complex_v<T>) {
+    DistMatrix<R> Qz(grid, n, Z->n(), Z->mb(), Z->nb(), Z->rsrc(), Z->csrc());
+    scalapack::gemr2d<R>(n, nev, Q.data(), 1, 1, Q.desc(), Qz.data(), 1, 1, Qz.desc(),
+                         grid.blacs_context());
+    for (int lj = 0; lj < Z->local_cols_before(nev); ++lj)
+      for (int li = 0; li < Z->local_rows(); ++li) Z->local(li, lj) = T(Qz.local(li, lj));
+  } else {
+    scalapack::gemr2d<R>(n, nev, Q.data(), 1, 1, Q.desc(), Z->data(), 1, 1, Z->desc(),
+                         grid.blacs_context());
   }
   return d;
 }

@@ -13,6 +13,7 @@
 
 #include "core/blas.hpp"
 #include "core/collectives.hpp"
+#include "dense/hermitian_tile_product.hpp"
 
 namespace tseig::dense {
 
@@ -29,7 +30,6 @@ void local_hermitian_product(const DistMatrix<T>& A, int s, const std::vector<in
                              const T* vrow, const T* vcol, T* yrow, T* ycol) {
   const int n = A.n(), nb = A.nb(), lr = A.local_rows(), lc = A.local_cols(), lld = A.lld();
   const int myrow = A.grid().myrow();
-  constexpr int chunk = 256;  // rows per pass: the tile stays in L2 for the second gemv
   for (int c = A.local_cols_before(s); c < lc;) {
     const int blk = c / nb, cend = std::min(lc, (blk + 1) * nb);
     const int G = gcol[blk * nb];  // first global column of this block
@@ -50,13 +50,9 @@ void local_hermitian_product(const DistMatrix<T>& A, int s, const std::vector<in
         ycol[cc] += acc;
       }
     }
-    const int ncols = cend - c;
-    for (int r = rect_begin; r < lr; r += chunk) {
-      const int m = std::min(chunk, lr - r);
-      const T* tile = &A.local(r, c);
-      blas::gemv('N', m, ncols, T(1), tile, lld, vcol + c, 1, T(1), yrow + r, 1);
-      blas::gemv('C', m, ncols, T(1), tile, lld, vrow + r, 1, T(1), ycol + c, 1);
-    }
+    if (rect_begin < lr)
+      hermitian_tile_product(lr - rect_begin, cend - c, &A.local(rect_begin, c), lld, vcol + c,
+                             vrow + rect_begin, yrow + rect_begin, ycol + c);
     c = cend;
   }
 }
