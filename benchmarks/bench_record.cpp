@@ -4,32 +4,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/json.hpp"
+
 namespace tseig::bench {
 namespace {
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
 // JSON has no NaN: a missing or non-finite value is null.
 std::string number(const std::optional<double>& x) {
-  if (!x || !std::isfinite(*x)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", *x);
-  return buf;
+  return x ? json::number(*x, "%.6g") : "null";
 }
 
 std::string cell(const std::optional<double>& x, const char* format) {
@@ -42,21 +24,21 @@ std::string cell(const std::optional<double>& x, const char* format) {
 }  // namespace
 
 std::string to_json(const Record& r) {
-  std::string s = "{\"record\": \"solve\", \"solver\": " + quoted(r.solver) +
-                  ", \"type\": " + quoted(std::string(1, r.type)) +
+  std::string s = "{\"record\": \"solve\", \"solver\": " + json::string(r.solver) +
+                  ", \"type\": " + json::string(std::string(1, r.type)) +
                   ", \"N\": " + std::to_string(r.n) + ", \"nev\": " + std::to_string(r.nev) +
-                  ", \"np\": " + std::to_string(r.np) + ", \"grid\": " + quoted(r.grid) +
+                  ", \"np\": " + std::to_string(r.np) + ", \"grid\": " + json::string(r.grid) +
                   ", \"nb\": " + std::to_string(r.nb) +
                   ", \"blas_threads\": " + std::to_string(r.blas_threads) +
                   ", \"seconds\": " + number(r.seconds) + ", \"stages\": {";
   const char* sep = "";
   for (const auto& [name, sec] : r.stages) {
-    s += sep + quoted(name) + ": " + number(sec);
+    s += sep + json::string(name) + ": " + number(sec);
     sep = ", ";
   }
   s += "}, \"residual\": " + number(r.residual) +
        ", \"orthogonality\": " + number(r.orthogonality) +
-       ", \"note\": " + (r.note.empty() ? "null" : quoted(r.note)) + "}";
+       ", \"note\": " + (r.note.empty() ? "null" : json::string(r.note)) + "}";
   return s;
 }
 

@@ -81,8 +81,7 @@ TYPED_TEST(DistMatrixTest, LayoutGatherScatter) {
           DistMatrix<T> B = DistMatrix<T>::like(A);
           B.scatter(from_root.data(), root);
           for (int lj = 0; lj < B.local_cols(); ++lj)
-            for (int li = 0; li < B.local_rows(); ++li)
-              EXPECT_EQ(B.local(li, lj), A.local(li, lj));
+            for (int li = 0; li < B.local_rows(); ++li) EXPECT_EQ(B.local(li, lj), A.local(li, lj));
         }
 }
 

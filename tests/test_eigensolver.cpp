@@ -29,8 +29,8 @@ void check_solve(const DistMatrix<T>& A, EigensolverOptions opt, int z_nb,
   DistMatrix<T> work = A.clone();
   DistMatrix<T> Z(A.grid(), n, nev, z_nb, z_nb);
   Eigensolver<T> solver(opt);
-  std::vector<real_t<T>> w = opt.eigenvalues_only ? solver.eigenvalues(work)
-                                                  : solver.eigenvectors(work, Z);
+  std::vector<real_t<T>> w =
+      opt.eigenvalues_only ? solver.eigenvalues(work) : solver.eigenvectors(work, Z);
   ASSERT_EQ(static_cast<int>(w.size()), nev);
   for (int k = 1; k < nev; ++k) EXPECT_LE(w[k - 1], w[k]) << "eigenvalues not ascending";
   const double tol = accuracy_tolerance<T>(n);
@@ -60,8 +60,8 @@ TYPED_TEST(EigensolverTest, RandomAllLayouts) {
         generate::random_hermitian(A, 17 + n);
         for (Solver s : {Solver::one_stage, Solver::scalapack})
           for (int nev : nev_values(n)) {
-            SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid) + " N=" +
-                         std::to_string(n) + " nb=" + std::to_string(nb) +
+            SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid) +
+                         " N=" + std::to_string(n) + " nb=" + std::to_string(nb) +
                          " nev=" + std::to_string(nev));
             EigensolverOptions opt;
             opt.solver = s;

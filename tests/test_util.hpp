@@ -39,7 +39,6 @@ std::vector<real_t<T>> lapack_eigenvalues(std::vector<T> full, int n);
 std::string shape_name(const Grid& g);
 
 /// The four scalar types as a typed-test list.
-using ScalarTypes =
-    ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+using ScalarTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 
 }  // namespace tseig::test

@@ -8,8 +8,7 @@ namespace tseig::accuracy {
 
 /// max_i ‖A z_i − λ_i z_i‖₂ / (N ‖A‖₁) over the first w.size() columns of Z.
 template <class T>
-real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w,
-                   const DistMatrix<T>& Z);
+real_t<T> residual(const DistMatrix<T>& A, const std::vector<real_t<T>>& w, const DistMatrix<T>& Z);
 
 /// ‖ZᴴZ − I‖_max over the first nev columns of Z.
 template <class T>

@@ -26,11 +26,11 @@ enum class Triangle {
 
 struct EigensolverOptions {
   Solver solver = Solver::automatic;
-  int nev = -1;                  ///< number of lowest eigenpairs; -1 = all
-  int block_size = 0;            ///< internal block size; 0 = the input matrix's nb
+  int nev = -1;        ///< number of lowest eigenpairs; -1 = all
+  int block_size = 0;  ///< internal block size; 0 = the input matrix's nb
   bool eigenvalues_only = false;
   Triangle triangle = Triangle::full;
-  bool check_input = true;       ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
+  bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
 };
 
 /// Wall-clock seconds of each stage of the last solve, in pipeline order.

@@ -4,10 +4,14 @@
 namespace tseig::block_cyclic {
 
 /// Process coordinate that owns global index g.
-inline int owner(int g, int nb, int src, int nprocs) { return (g / nb + src) % nprocs; }
+inline int owner(int g, int nb, int src, int nprocs) {
+  return (g / nb + src) % nprocs;
+}
 
 /// Local index of global index g on its owner.
-inline int local_index(int g, int nb, int nprocs) { return (g / (nb * nprocs)) * nb + g % nb; }
+inline int local_index(int g, int nb, int nprocs) {
+  return (g / (nb * nprocs)) * nb + g % nb;
+}
 
 /// Global index of local index l on process `proc`.
 inline int global_index(int l, int nb, int proc, int src, int nprocs) {

@@ -11,8 +11,12 @@ namespace tseig::matrix_market {
 struct Header {
   bool coordinate = false;  ///< coordinate (sparse listing) vs array (dense)
   bool complex = false;
-  enum class Symmetry { general, symmetric, hermitian, skew_symmetric } symmetry =
-      Symmetry::general;
+  enum class Symmetry {
+    general,
+    symmetric,
+    hermitian,
+    skew_symmetric
+  } symmetry = Symmetry::general;
   int rows = 0, cols = 0;
   long entries = 0;  ///< coordinate only
 };

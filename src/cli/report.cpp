@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "core/json.hpp"
+
 namespace tseig::cli {
 namespace {
 
@@ -23,33 +25,8 @@ const char* type_name(char t) {
   }
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
-// JSON has no NaN/Inf: a non-finite value (a failed measurement) becomes null.
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
 std::string json_optional(const std::optional<double>& x) {
-  return x ? json_number(*x) : "null";
+  return x ? json::number(*x) : "null";
 }
 
 std::string sci(const std::optional<double>& x) {
@@ -96,23 +73,23 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
 
 void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
   const Options& o = ctx.options;
-  out << "{\"solver\": " << json_string(to_string(o.solver))
-      << ", \"type\": " << json_string(std::string(1, o.type)) << ", \"N\": " << r.n
+  out << "{\"solver\": " << json::string(to_string(o.solver))
+      << ", \"type\": " << json::string(std::string(1, o.type)) << ", \"N\": " << r.n
       << ", \"nev\": " << r.nev << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol
       << "\", \"np\": " << ctx.nprow * ctx.npcol << ", \"nb\": " << o.nb
-      << ", \"matrix\": " << (o.matrix_path.empty() ? "null" : json_string(o.matrix_path))
-      << ", \"seconds\": " << json_number(r.times.total)
-      << ", \"wall_seconds\": " << json_number(r.wall_seconds) << ", \"stages\": {";
+      << ", \"matrix\": " << (o.matrix_path.empty() ? "null" : json::string(o.matrix_path))
+      << ", \"seconds\": " << json::number(r.times.total)
+      << ", \"wall_seconds\": " << json::number(r.wall_seconds) << ", \"stages\": {";
   const char* sep = "";
   for (const auto& [name, seconds] : r.times.stages) {
-    out << sep << json_string(name) << ": " << json_number(seconds);
+    out << sep << json::string(name) << ": " << json::number(seconds);
     sep = ", ";
   }
   out << "}, \"residual\": " << json_optional(r.residual)
       << ", \"orthogonality\": " << json_optional(r.orthogonality) << ", \"lowest\": [";
   sep = "";
   for (double x : r.lowest) {
-    out << sep << json_number(x);
+    out << sep << json::number(x);
     sep = ", ";
   }
   out << "]}\n";

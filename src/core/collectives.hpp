@@ -11,10 +11,8 @@ namespace tseig {
 template <class T>
 void sum_over_grid(const Grid& g, T* buf, int count) {
   if (count <= 0) return;
-  if (g.npcol() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.row_comm());
-  if (g.nprow() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.col_comm());
+  if (g.npcol() > 1) MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.row_comm());
+  if (g.nprow() > 1) MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.col_comm());
 }
 
 /// In-place sum of buf over my process column (the ranks sharing my grid column).

@@ -51,8 +51,8 @@ void DistMatrix<T>::init_layout(const Grid& grid, const Descriptor& desc) {
 template <class T>
 DistMatrix<T>::DistMatrix(const Grid& grid, int m, int n, int mb, int nb, int rsrc, int csrc) {
   int rows = mb >= 1 ? block_cyclic::local_count(m, mb, grid.myrow(), rsrc, grid.nprow()) : 0;
-  init_layout(grid, Descriptor{1, grid.blacs_context(), m, n, mb, nb, rsrc, csrc,
-                               std::max(1, rows)});
+  init_layout(grid,
+              Descriptor{1, grid.blacs_context(), m, n, mb, nb, rsrc, csrc, std::max(1, rows)});
   std::size_t count = static_cast<std::size_t>(desc_.lld) * std::max(1, local_cols_);
   collectively(grid.comm(), [&] { storage_.assign(count, T{}); });
   data_ = storage_.data();
@@ -87,8 +87,8 @@ std::vector<T> DistMatrix<T>::gather(int root) const {
   if (g.rank() != root) {
     // Column by column so no message exceeds INT_MAX elements.
     for (int j = 0; j < local_cols_; ++j)
-      MPI_Send(packed.data() + static_cast<long>(j) * local_rows_, local_rows_, mpi_type<T>(),
-               root, 0, g.comm());
+      MPI_Send(packed.data() + static_cast<long>(j) * local_rows_, local_rows_, mpi_type<T>(), root,
+               0, g.comm());
     return full;
   }
   full.assign(static_cast<std::size_t>(m()) * n(), T{});
@@ -156,8 +156,8 @@ void DistMatrix<T>::copy_from(const DistMatrix& src) {
   raise_if_any(grid_.comm(), !same_processes || src.m() != m() || src.n() != n(),
                same_processes ? ErrorCode::invalid_argument : ErrorCode::grid_mismatch,
                same_processes ? "copy_from: matrices differ in size (" + std::to_string(src.m()) +
-                                    "x" + std::to_string(src.n()) + " vs " +
-                                    std::to_string(m()) + "x" + std::to_string(n()) + ")"
+                                    "x" + std::to_string(src.n()) + " vs " + std::to_string(m()) +
+                                    "x" + std::to_string(n()) + ")"
                               : "copy_from: the grids are not over the same processes");
   if (m() == 0 || n() == 0) return;
   scalapack::gemr2d<T>(m(), n(), src.data(), 1, 1, src.desc(), data_, 1, 1, desc(),

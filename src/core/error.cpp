@@ -7,17 +7,28 @@ namespace tseig {
 
 const char* to_string(ErrorCode code) {
   switch (code) {
-    case ErrorCode::invalid_argument: return "invalid_argument";
-    case ErrorCode::invalid_descriptor: return "invalid_descriptor";
-    case ErrorCode::grid_mismatch: return "grid_mismatch";
-    case ErrorCode::not_hermitian: return "not_hermitian";
-    case ErrorCode::not_finite: return "not_finite";
-    case ErrorCode::not_positive_definite: return "not_positive_definite";
-    case ErrorCode::io_error: return "io_error";
-    case ErrorCode::numerical_failure: return "numerical_failure";
-    case ErrorCode::mpi_error: return "mpi_error";
-    case ErrorCode::out_of_memory: return "out_of_memory";
-    case ErrorCode::unsupported: return "unsupported";
+    case ErrorCode::invalid_argument:
+      return "invalid_argument";
+    case ErrorCode::invalid_descriptor:
+      return "invalid_descriptor";
+    case ErrorCode::grid_mismatch:
+      return "grid_mismatch";
+    case ErrorCode::not_hermitian:
+      return "not_hermitian";
+    case ErrorCode::not_finite:
+      return "not_finite";
+    case ErrorCode::not_positive_definite:
+      return "not_positive_definite";
+    case ErrorCode::io_error:
+      return "io_error";
+    case ErrorCode::numerical_failure:
+      return "numerical_failure";
+    case ErrorCode::mpi_error:
+      return "mpi_error";
+    case ErrorCode::out_of_memory:
+      return "out_of_memory";
+    case ErrorCode::unsupported:
+      return "unsupported";
   }
   return "unknown";
 }

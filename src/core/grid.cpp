@@ -52,8 +52,7 @@ Grid::Grid(MPI_Comm comm, int nprow, int npcol, GridOrder order) {
   MPI_Allreduce(shape, agreed, 2, MPI_INT, MPI_MAX, comm);
   differ = differ || agreed[0] != -agreed[1];
   raise_if_any(comm, differ, ErrorCode::grid_mismatch, "ranks asked for different grid shapes");
-  raise_if_any(comm, nprow < 1 || npcol < 1 || nprow * npcol != size,
-               ErrorCode::invalid_argument,
+  raise_if_any(comm, nprow < 1 || npcol < 1 || nprow * npcol != size, ErrorCode::invalid_argument,
                "grid " + std::to_string(nprow) + "x" + std::to_string(npcol) +
                    " does not match the " + std::to_string(size) + " ranks of the communicator");
 
@@ -107,10 +106,10 @@ Grid Grid::from_blacs(int blacs_context) {
   return g;
 }
 
-#define TSEIG_GRID_GETTER(type, name, field) \
-  type Grid::name() const {                  \
+#define TSEIG_GRID_GETTER(type, name, field)                                              \
+  type Grid::name() const {                                                               \
     if (!state_) throw Error(ErrorCode::invalid_argument, "use of an empty tseig::Grid"); \
-    return state_->field;                    \
+    return state_->field;                                                                 \
   }
 TSEIG_GRID_GETTER(int, nprow, nprow)
 TSEIG_GRID_GETTER(int, npcol, npcol)
@@ -124,7 +123,9 @@ TSEIG_GRID_GETTER(MPI_Comm, col_comm, col)
 TSEIG_GRID_GETTER(int, blacs_context, blacs)
 #undef TSEIG_GRID_GETTER
 
-int Grid::size() const { return nprow() * npcol(); }
+int Grid::size() const {
+  return nprow() * npcol();
+}
 
 int Grid::rank_of(int prow, int pcol) const {
   if (order() == GridOrder::row_major) return prow * npcol() + pcol;

@@ -10,21 +10,21 @@ using cd = std::complex<double>;
 using flen = std::size_t;
 
 extern "C" {
-void sstedc_(const char*, const int*, float*, float*, float*, const int*, float*, const int*,
+void sstedc_(const char*, const int*, float*, float*, float*, const int*, float*, const int*, int*,
+             const int*, int*, flen);
+void dstedc_(const char*, const int*, double*, double*, double*, const int*, double*, const int*,
              int*, const int*, int*, flen);
-void dstedc_(const char*, const int*, double*, double*, double*, const int*, double*,
-             const int*, int*, const int*, int*, flen);
-void ssyevd_(const char*, const char*, const int*, float*, const int*, float*, float*,
-             const int*, int*, const int*, int*, flen, flen);
+void ssyevd_(const char*, const char*, const int*, float*, const int*, float*, float*, const int*,
+             int*, const int*, int*, flen, flen);
 void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
              const int*, int*, const int*, int*, flen, flen);
-void cheevd_(const char*, const char*, const int*, cf*, const int*, float*, cf*, const int*,
-             float*, const int*, int*, const int*, int*, flen, flen);
+void cheevd_(const char*, const char*, const int*, cf*, const int*, float*, cf*, const int*, float*,
+             const int*, int*, const int*, int*, flen, flen);
 void zheevd_(const char*, const char*, const int*, cd*, const int*, double*, cd*, const int*,
              double*, const int*, int*, const int*, int*, flen, flen);
-#define TSEIG_LARFT(p, T)                                                                      \
-  void p##larft_(const char*, const char*, const int*, const int*, const T*, const int*,      \
-                 const T*, T*, const int*, flen, flen);
+#define TSEIG_LARFT(p, T)                                                                          \
+  void p##larft_(const char*, const char*, const int*, const int*, const T*, const int*, const T*, \
+                 T*, const int*, flen, flen);
 TSEIG_LARFT(s, float)
 TSEIG_LARFT(d, double)
 TSEIG_LARFT(c, cf)
@@ -44,10 +44,10 @@ template <class T, class R>
 int heevd(char jobz, char uplo, int n, T* a, int lda, R* w);
 
 /// Triangular factor T of a block of `k` forward, column-wise reflectors.
-#define TSEIG_LARFT_WRAP(p, T)                                                             \
-  inline void larft(int n, int k, const T* v, int ldv, const T* tau, T* t, int ldt) {      \
-    const char dir = 'F', store = 'C';                                                     \
-    p##larft_(&dir, &store, &n, &k, v, &ldv, tau, t, &ldt, 1, 1);                          \
+#define TSEIG_LARFT_WRAP(p, T)                                                        \
+  inline void larft(int n, int k, const T* v, int ldv, const T* tau, T* t, int ldt) { \
+    const char dir = 'F', store = 'C';                                                \
+    p##larft_(&dir, &store, &n, &k, v, &ldv, tau, t, &ldt, 1, 1);                     \
   }
 TSEIG_LARFT_WRAP(s, float)
 TSEIG_LARFT_WRAP(d, double)
@@ -56,7 +56,11 @@ TSEIG_LARFT_WRAP(z, cd)
 #undef TSEIG_LARFT_WRAP
 
 /// Machine parameters ('E' epsilon, 'S' safe minimum, ...).
-inline float lamch(char c, float) { return slamch_(&c, 1); }
-inline double lamch(char c, double) { return dlamch_(&c, 1); }
+inline float lamch(char c, float) {
+  return slamch_(&c, 1);
+}
+inline double lamch(char c, double) {
+  return dlamch_(&c, 1);
+}
 
 }  // namespace tseig::lapack

@@ -9,23 +9,23 @@
 namespace tseig::scalapack {
 
 extern "C" {
-#define TSEIG_DECL(p, T, R)                                                                     \
-  void p##gemr2d_(const int*, const int*, const T*, const int*, const int*, const int*, T*,     \
-                  const int*, const int*, const int*, const int*);                              \
-  void p##gemm_(const char*, const char*, const int*, const int*, const int*, const T*,        \
-                const T*, const int*, const int*, const int*, const T*, const int*, const int*, \
-                const int*, const T*, T*, const int*, const int*, const int*, flen, flen);      \
-  R p##lange_(const char*, const int*, const int*, const T*, const int*, const int*,            \
-              const int*, R*, flen);                                                            \
-  void p##geqrf_(const int*, const int*, T*, const int*, const int*, const int*, T*, T*,        \
+#define TSEIG_DECL(p, T, R)                                                                       \
+  void p##gemr2d_(const int*, const int*, const T*, const int*, const int*, const int*, T*,       \
+                  const int*, const int*, const int*, const int*);                                \
+  void p##gemm_(const char*, const char*, const int*, const int*, const int*, const T*, const T*, \
+                const int*, const int*, const int*, const T*, const int*, const int*, const int*, \
+                const T*, T*, const int*, const int*, const int*, flen, flen);                    \
+  R p##lange_(const char*, const int*, const int*, const T*, const int*, const int*, const int*,  \
+              R*, flen);                                                                          \
+  void p##geqrf_(const int*, const int*, T*, const int*, const int*, const int*, T*, T*,          \
                  const int*, int*);
 TSEIG_DECL(ps, float, float)
 TSEIG_DECL(pd, double, double)
 TSEIG_DECL(pc, cf, float)
 TSEIG_DECL(pz, cd, double)
 #undef TSEIG_DECL
-void pstran_(const int*, const int*, const float*, const float*, const int*, const int*,
-             const int*, const float*, float*, const int*, const int*, const int*);
+void pstran_(const int*, const int*, const float*, const float*, const int*, const int*, const int*,
+             const float*, float*, const int*, const int*, const int*);
 void pdtran_(const int*, const int*, const double*, const double*, const int*, const int*,
              const int*, const double*, double*, const int*, const int*, const int*);
 void pctranc_(const int*, const int*, const cf*, const cf*, const int*, const int*, const int*,
@@ -40,31 +40,31 @@ void pcungqr_(const int*, const int*, const int*, cf*, const int*, const int*, c
               const cf*, cf*, const int*, int*);
 void pzungqr_(const int*, const int*, const int*, cd*, const int*, const int*, const int*,
               const cd*, cd*, const int*, int*);
-#define TSEIG_SYEVD(p, T)                                                                       \
-  void p##syevd_(const char*, const char*, const int*, T*, const int*, const int*, const int*, \
-                 T*, T*, const int*, const int*, const int*, T*, const int*, int*, const int*,  \
-                 int*, flen, flen);                                                             \
-  void p##syevr_(const char*, const char*, const char*, const int*, T*, const int*,            \
-                 const int*, const int*, const T*, const T*, const int*, const int*, int*,      \
-                 int*, T*, T*, const int*, const int*, const int*, T*, const int*, int*,        \
-                 const int*, int*, flen, flen, flen);
+#define TSEIG_SYEVD(p, T)                                                                          \
+  void p##syevd_(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, \
+                 T*, const int*, const int*, const int*, T*, const int*, int*, const int*, int*,   \
+                 flen, flen);                                                                      \
+  void p##syevr_(const char*, const char*, const char*, const int*, T*, const int*, const int*,    \
+                 const int*, const T*, const T*, const int*, const int*, int*, int*, T*, T*,       \
+                 const int*, const int*, const int*, T*, const int*, int*, const int*, int*, flen, \
+                 flen, flen);
 TSEIG_SYEVD(ps, float)
 TSEIG_SYEVD(pd, double)
 #undef TSEIG_SYEVD
-#define TSEIG_STEDC(p, R)                                                                      \
+#define TSEIG_STEDC(p, R)                                                                     \
   void p##stedc_(const char*, const int*, R*, R*, R*, const int*, const int*, const int*, R*, \
                  const int*, int*, const int*, int*, flen);
 TSEIG_STEDC(ps, float)
 TSEIG_STEDC(pd, double)
 #undef TSEIG_STEDC
-#define TSEIG_HEEVD(p, T, R)                                                                    \
-  void p##heevd_(const char*, const char*, const int*, T*, const int*, const int*, const int*, \
-                 R*, T*, const int*, const int*, const int*, T*, const int*, R*, const int*,    \
-                 int*, const int*, int*, flen, flen);                                           \
-  void p##heevr_(const char*, const char*, const char*, const int*, T*, const int*,            \
-                 const int*, const int*, const R*, const R*, const int*, const int*, int*,      \
-                 int*, R*, T*, const int*, const int*, const int*, T*, const int*, R*,          \
-                 const int*, int*, const int*, int*, flen, flen, flen);
+#define TSEIG_HEEVD(p, T, R)                                                                       \
+  void p##heevd_(const char*, const char*, const int*, T*, const int*, const int*, const int*, R*, \
+                 T*, const int*, const int*, const int*, T*, const int*, R*, const int*, int*,     \
+                 const int*, int*, flen, flen);                                                    \
+  void p##heevr_(const char*, const char*, const char*, const int*, T*, const int*, const int*,    \
+                 const int*, const R*, const R*, const int*, const int*, int*, int*, R*, T*,       \
+                 const int*, const int*, const int*, T*, const int*, R*, const int*, int*,         \
+                 const int*, int*, flen, flen, flen);
 TSEIG_HEEVD(pc, cf, float)
 TSEIG_HEEVD(pz, cd, double)
 #undef TSEIG_HEEVD
@@ -78,7 +78,9 @@ int padded(R query) {
 }
 // The queries of p?syevd/p?syevr under-report what their internal p?ormtr needs
 // (e.g. when NB > N); add that routine's bound, ≤ (2N + 2NB)·NB, on top.
-int ormtr_extra(int n, const int* desca) { return (2 * n + 2 * desca[5]) * desca[5]; }
+int ormtr_extra(int n, const int* desca) {
+  return (2 * n + 2 * desca[5]) * desca[5];
+}
 
 // Likewise for the eigenvector sort p?lasrt inside p?syevd: it needs NP·(NB + NQ)
 // (local rows·(block + local columns)) and N + 2·NB + 4·max(P, Q) integers.
@@ -90,41 +92,43 @@ int lasrt_extra(int n, const int* desca) {
   const int nq = block_cyclic::local_count(n, nb, mycol, desca[7], npcol);
   return np * (nb + nq) + n;
 }
-int lasrt_iextra(int n, const int* desca) { return n + 2 * desca[5] + 4 * 64; }
+int lasrt_iextra(int n, const int* desca) {
+  return n + 2 * desca[5] + 4 * 64;
+}
 }  // namespace
 
-#define TSEIG_COMMON(p, T, R, tran)                                                           \
-  template <>                                                                                 \
-  void gemr2d<T>(int m, int n, const T* a, int ia, int ja, const int* desca, T* b, int ib,   \
-                 int jb, const int* descb, int ctxt) {                                        \
-    p##gemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &ctxt);                        \
-  }                                                                                           \
-  template <>                                                                                 \
-  void pgemm<T>(char ta, char tb, int m, int n, int k, T alpha, const T* a, int ia, int ja,  \
-                const int* desca, const T* b, int ib, int jb, const int* descb, T beta, T* c, \
-                int ic, int jc, const int* descc) {                                           \
-    p##gemm_(&ta, &tb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb, &beta, c, \
-             &ic, &jc, descc, 1, 1);                                                          \
-  }                                                                                           \
-  template <>                                                                                 \
-  void ptranc<T>(int m, int n, T alpha, const T* a, int ia, int ja, const int* desca, T beta, \
-                 T* c, int ic, int jc, const int* descc) {                                    \
-    tran(&m, &n, &alpha, a, &ia, &ja, desca, &beta, c, &ic, &jc, descc);                      \
-  }                                                                                           \
-  template <>                                                                                 \
-  R plange<T>(char norm, int m, int n, const T* a, int ia, int ja, const int* desca) {       \
-    std::vector<R> work(static_cast<size_t>(m) + n + desca[4] + desca[5] + 16);               \
-    return p##lange_(&norm, &m, &n, a, &ia, &ja, desca, work.data(), 1);                      \
-  }                                                                                           \
-  template <>                                                                                 \
-  int pgeqrf<T>(int m, int n, T* a, int ia, int ja, const int* desca, T* tau) {              \
-    int info = 0, lwork = -1;                                                                 \
-    T query{};                                                                                \
-    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, &query, &lwork, &info);                        \
-    lwork = padded(query);                                                                    \
-    std::vector<T> work(lwork);                                                               \
-    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                   \
-    return info;                                                                              \
+#define TSEIG_COMMON(p, T, R, tran)                                                                \
+  template <>                                                                                      \
+  void gemr2d<T>(int m, int n, const T* a, int ia, int ja, const int* desca, T* b, int ib, int jb, \
+                 const int* descb, int ctxt) {                                                     \
+    p##gemr2d_(&m, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &ctxt);                             \
+  }                                                                                                \
+  template <>                                                                                      \
+  void pgemm<T>(char ta, char tb, int m, int n, int k, T alpha, const T* a, int ia, int ja,        \
+                const int* desca, const T* b, int ib, int jb, const int* descb, T beta, T* c,      \
+                int ic, int jc, const int* descc) {                                                \
+    p##gemm_(&ta, &tb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb, &beta, c, &ic,  \
+             &jc, descc, 1, 1);                                                                    \
+  }                                                                                                \
+  template <>                                                                                      \
+  void ptranc<T>(int m, int n, T alpha, const T* a, int ia, int ja, const int* desca, T beta,      \
+                 T* c, int ic, int jc, const int* descc) {                                         \
+    tran(&m, &n, &alpha, a, &ia, &ja, desca, &beta, c, &ic, &jc, descc);                           \
+  }                                                                                                \
+  template <>                                                                                      \
+  R plange<T>(char norm, int m, int n, const T* a, int ia, int ja, const int* desca) {             \
+    std::vector<R> work(static_cast<size_t>(m) + n + desca[4] + desca[5] + 16);                    \
+    return p##lange_(&norm, &m, &n, a, &ia, &ja, desca, work.data(), 1);                           \
+  }                                                                                                \
+  template <>                                                                                      \
+  int pgeqrf<T>(int m, int n, T* a, int ia, int ja, const int* desca, T* tau) {                    \
+    int info = 0, lwork = -1;                                                                      \
+    T query{};                                                                                     \
+    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, &query, &lwork, &info);                             \
+    lwork = padded(query);                                                                         \
+    std::vector<T> work(lwork);                                                                    \
+    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                        \
+    return info;                                                                                   \
   }
 TSEIG_COMMON(ps, float, float, pstran_)
 TSEIG_COMMON(pd, double, double, pdtran_)
@@ -132,16 +136,16 @@ TSEIG_COMMON(pc, cf, float, pctranc_)
 TSEIG_COMMON(pz, cd, double, pztranc_)
 #undef TSEIG_COMMON
 
-#define TSEIG_UNGQR(T, fn)                                                                     \
-  template <>                                                                                  \
-  int pungqr<T>(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau) {  \
-    int info = 0, lwork = -1;                                                                  \
-    T query{};                                                                                 \
-    fn(&m, &n, &k, a, &ia, &ja, desca, tau, &query, &lwork, &info);                            \
-    lwork = padded(query);                                                                     \
-    std::vector<T> work(lwork);                                                                \
-    fn(&m, &n, &k, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                       \
-    return info;                                                                               \
+#define TSEIG_UNGQR(T, fn)                                                                   \
+  template <>                                                                                \
+  int pungqr<T>(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau) { \
+    int info = 0, lwork = -1;                                                                \
+    T query{};                                                                               \
+    fn(&m, &n, &k, a, &ia, &ja, desca, tau, &query, &lwork, &info);                          \
+    lwork = padded(query);                                                                   \
+    std::vector<T> work(lwork);                                                              \
+    fn(&m, &n, &k, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                     \
+    return info;                                                                             \
   }
 TSEIG_UNGQR(float, psorgqr_)
 TSEIG_UNGQR(double, pdorgqr_)
@@ -149,100 +153,98 @@ TSEIG_UNGQR(cf, pcungqr_)
 TSEIG_UNGQR(cd, pzungqr_)
 #undef TSEIG_UNGQR
 
-#define TSEIG_REAL_EIG(p, T)                                                                    \
-  template <>                                                                                   \
-  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,               \
-                const int* descz) {                                                             \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                                 \
-    T query{};                                                                                  \
-    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
-              &iquery, &liwork, &info, 1, 1);                                                   \
-    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                                                                      \
-    liwork = padded(iquery) + lasrt_iextra(n, desca);                                                                    \
-    std::vector<T> work(lwork);                                                                 \
-    std::vector<int> iwork(liwork);                                                             \
-    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),    \
-              &lwork, iwork.data(), &liwork, &info, 1, 1);                                      \
-    return info;                                                                                \
-  }                                                                                             \
-  template <>                                                                                   \
-  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il,      \
-                int iu, int& m, T* w, T* z, const int* descz) {                                 \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0, nz = 0;                         \
-    T query{}, vl = 0, vu = 0;                                                                  \
-    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
-              z, &one, &one, descz, &query, &lwork, &iquery, &liwork, &info, 1, 1, 1);          \
-    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
-    liwork = padded(iquery);                                                                    \
-    std::vector<T> work(lwork);                                                                 \
-    std::vector<int> iwork(liwork);                                                             \
-    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
-              z, &one, &one, descz, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1,    \
-              1);                                                                               \
-    return info;                                                                                \
+#define TSEIG_REAL_EIG(p, T)                                                                     \
+  template <>                                                                                    \
+  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,                 \
+                const int* descz) {                                                              \
+    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                                  \
+    T query{};                                                                                   \
+    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork,   \
+              &iquery, &liwork, &info, 1, 1);                                                    \
+    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                       \
+    liwork = padded(iquery) + lasrt_iextra(n, desca);                                            \
+    std::vector<T> work(lwork);                                                                  \
+    std::vector<int> iwork(liwork);                                                              \
+    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),      \
+              &lwork, iwork.data(), &liwork, &info, 1, 1);                                       \
+    return info;                                                                                 \
+  }                                                                                              \
+  template <>                                                                                    \
+  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu, \
+                int& m, T* w, T* z, const int* descz) {                                          \
+    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0, nz = 0;                          \
+    T query{}, vl = 0, vu = 0;                                                                   \
+    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z, \
+              &one, &one, descz, &query, &lwork, &iquery, &liwork, &info, 1, 1, 1);              \
+    lwork = padded(query) + ormtr_extra(n, desca);                                               \
+    liwork = padded(iquery);                                                                     \
+    std::vector<T> work(lwork);                                                                  \
+    std::vector<int> iwork(liwork);                                                              \
+    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z, \
+              &one, &one, descz, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);    \
+    return info;                                                                                 \
   }
 TSEIG_REAL_EIG(ps, float)
 TSEIG_REAL_EIG(pd, double)
 #undef TSEIG_REAL_EIG
 
-#define TSEIG_PSTEDC(p, R)                                                                 \
-  template <>                                                                              \
-  int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                               \
-    const char compz = 'I';                                                                \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                            \
-    R query = 0;                                                                           \
-    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, &query, &lwork, &iquery, &liwork,    \
-              &info, 1);                                                                   \
-    lwork = padded(query) + lasrt_extra(n, descq);                                         \
-    liwork = padded(iquery) + lasrt_iextra(n, descq);                                      \
-    std::vector<R> work(lwork);                                                            \
-    std::vector<int> iwork(liwork);                                                        \
-    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work.data(), &lwork, iwork.data(),   \
-              &liwork, &info, 1);                                                          \
-    return info;                                                                           \
+#define TSEIG_PSTEDC(p, R)                                                                         \
+  template <>                                                                                      \
+  int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                                       \
+    const char compz = 'I';                                                                        \
+    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                                    \
+    R query = 0;                                                                                   \
+    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, &query, &lwork, &iquery, &liwork, &info, 1); \
+    lwork = padded(query) + lasrt_extra(n, descq);                                                 \
+    liwork = padded(iquery) + lasrt_iextra(n, descq);                                              \
+    std::vector<R> work(lwork);                                                                    \
+    std::vector<int> iwork(liwork);                                                                \
+    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work.data(), &lwork, iwork.data(), &liwork,  \
+              &info, 1);                                                                           \
+    return info;                                                                                   \
   }
 TSEIG_PSTEDC(ps, float)
 TSEIG_PSTEDC(pd, double)
 #undef TSEIG_PSTEDC
 
-#define TSEIG_COMPLEX_EIG(p, T, R)                                                              \
-  template <>                                                                                   \
-  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,               \
-                const int* descz) {                                                             \
-    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0;                    \
-    T query{};                                                                                  \
-    R rquery{};                                                                                 \
-    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork, \
-              &rquery, &lrwork, &iquery, &liwork, &info, 1, 1);                                 \
-    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                                                                      \
-    lrwork = padded(rquery) + lasrt_extra(n, desca);                                                                    \
-    liwork = padded(iquery) + lasrt_iextra(n, desca);                                                                    \
-    std::vector<T> work(lwork);                                                                 \
-    std::vector<R> rwork(lrwork);                                                               \
-    std::vector<int> iwork(liwork);                                                             \
-    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),    \
-              &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1, 1);               \
-    return info;                                                                                \
-  }                                                                                             \
-  template <>                                                                                   \
-  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il,      \
-                int iu, int& m, R* w, T* z, const int* descz) {                                 \
-    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0, nz = 0;            \
-    T query{};                                                                                  \
-    R rquery{}, vl = 0, vu = 0;                                                                 \
-    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
-              z, &one, &one, descz, &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info,  \
-              1, 1, 1);                                                                         \
-    lwork = padded(query) + ormtr_extra(n, desca);                                                                      \
-    lrwork = padded(rquery);                                                                    \
-    liwork = padded(iquery);                                                                    \
-    std::vector<T> work(lwork);                                                                 \
-    std::vector<R> rwork(lrwork);                                                               \
-    std::vector<int> iwork(liwork);                                                             \
-    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w,  \
-              z, &one, &one, descz, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),   \
-              &liwork, &info, 1, 1, 1);                                                         \
-    return info;                                                                                \
+#define TSEIG_COMPLEX_EIG(p, T, R)                                                                \
+  template <>                                                                                     \
+  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,                  \
+                const int* descz) {                                                               \
+    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0;                      \
+    T query{};                                                                                    \
+    R rquery{};                                                                                   \
+    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork,    \
+              &rquery, &lrwork, &iquery, &liwork, &info, 1, 1);                                   \
+    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                        \
+    lrwork = padded(rquery) + lasrt_extra(n, desca);                                              \
+    liwork = padded(iquery) + lasrt_iextra(n, desca);                                             \
+    std::vector<T> work(lwork);                                                                   \
+    std::vector<R> rwork(lrwork);                                                                 \
+    std::vector<int> iwork(liwork);                                                               \
+    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),       \
+              &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1, 1);                 \
+    return info;                                                                                  \
+  }                                                                                               \
+  template <>                                                                                     \
+  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,  \
+                int& m, R* w, T* z, const int* descz) {                                           \
+    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0, nz = 0;              \
+    T query{};                                                                                    \
+    R rquery{}, vl = 0, vu = 0;                                                                   \
+    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z,  \
+              &one, &one, descz, &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info, 1, 1, \
+              1);                                                                                 \
+    lwork = padded(query) + ormtr_extra(n, desca);                                                \
+    lrwork = padded(rquery);                                                                      \
+    liwork = padded(iquery);                                                                      \
+    std::vector<T> work(lwork);                                                                   \
+    std::vector<R> rwork(lrwork);                                                                 \
+    std::vector<int> iwork(liwork);                                                               \
+    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z,  \
+              &one, &one, descz, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),        \
+              &liwork, &info, 1, 1, 1);                                                           \
+    return info;                                                                                  \
   }
 TSEIG_COMPLEX_EIG(pc, cf, float)
 TSEIG_COMPLEX_EIG(pz, cd, double)

@@ -1,9 +1,9 @@
 #pragma once
 // Typed C++ overloads of the BLACS, PBLAS and ScaLAPACK routines tseig calls.
 // Global indices ia, ja are 1-based as in ScaLAPACK; descriptors are int[9].
+#include <mpi.h>
 #include <complex>
 #include <cstddef>
-#include <mpi.h>
 
 #include "tseig/types.hpp"
 
@@ -58,8 +58,8 @@ template <class T>
 int pheevd(char jobz, char uplo, int n, T* a, const int* desca, real_t<T>* w, T* z,
            const int* descz);
 template <class T>
-int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,
-           int& m, real_t<T>* w, T* z, const int* descz);
+int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu, int& m,
+           real_t<T>* w, T* z, const int* descz);
 
 // Distributed divide & conquer for a real symmetric tridiagonal matrix (p?stedc,
 // compz = 'I'): d (in: diagonal, out: eigenvalues ascending), e (off-diagonal, destroyed),

@@ -12,8 +12,8 @@
 namespace tseig::dense {
 
 template <class T>
-void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau,
-                               DistMatrix<T>& Z, int ncols) {
+void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& Z,
+                               int ncols) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), lr = A.local_rows();
   if (Z.mb() != nb || Z.rsrc() != A.rsrc() || Z.m() != n || !Z.grid().same_as(g))
@@ -42,7 +42,9 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
           for (int li = r0; li < lr; ++li) {
             const int gi = grow[li];
             Vp[(li - r0) + static_cast<std::size_t>(j - k0) * ldv] =
-                gi < j + 1 ? T(0) : gi == j + 1 ? T(1) : A.local(li, lcol0 + (j - k0));
+                gi < j + 1    ? T(0)
+                : gi == j + 1 ? T(1)
+                              : A.local(li, lcol0 + (j - k0));
           }
       }
       broadcast_along_row(g, Vp, ldv * (k1 - k0), pc);
@@ -65,8 +67,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
     if (lcz == 0) continue;
     // W = T·(Vᴴ·Z(b0+1:n, :)), then Z −= V·W.
     Wt.assign(static_cast<std::size_t>(w) * lcz, T(0));
-    blas::gemm('C', 'N', w, lcz, m, T(1), V.data(), ldv, &Z.local(r0, 0), Z.lld(), T(0),
-               Wt.data(), w);
+    blas::gemm('C', 'N', w, lcz, m, T(1), V.data(), ldv, &Z.local(r0, 0), Z.lld(), T(0), Wt.data(),
+               w);
     sum_over_column(g, Wt.data(), w * lcz);
     blas::trmm('L', 'U', 'N', 'N', w, lcz, T(1), Tm.data(), w, Wt.data(), w);
     blas::gemm('N', 'N', m, lcz, w, T(-1), V.data(), ldv, Wt.data(), w, T(1), &Z.local(r0, 0),

@@ -11,7 +11,7 @@ namespace tseig::dense {
 /// A's row distribution (Z.mb() == A.nb(), Z.rsrc() == 0); its first ncols columns are
 /// multiplied by Q. Cost ∝ n²·ncols.
 template <class T>
-void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau,
-                               DistMatrix<T>& Z, int ncols);
+void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& Z,
+                               int ncols);
 
 }  // namespace tseig::dense

@@ -1,6 +1,7 @@
 #include "dense/check_input.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -33,7 +34,8 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
     for (int li = 0; li < A.local_rows(); ++li) {
       const int gi = A.global_row(li), gj = A.global_col(lj);
       const T a = A.local(li, lj);
-      if (in_triangle(triangle, gi, gj) && !(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
+      if (in_triangle(triangle, gi, gj) &&
+          !(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
         where = "(" + std::to_string(gi) + ", " + std::to_string(gj) + ")";
         break;
       }
@@ -51,12 +53,15 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
     }
   MPI_Allreduce(MPI_IN_PLACE, m, 2, mpi_type<R>(), MPI_MAX, A.grid().comm());
   const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * m[1];
-  if (m[0] > tol)
-    throw Error(ErrorCode::not_hermitian,
-                std::string("input matrix is not ") +
-                    (is_complex_v<T> ? "Hermitian" : "symmetric") + ": max|A - A^H| = " +
-                    std::to_string(m[0]) + " > sqrt(eps)*max|A| = " + std::to_string(tol) +
-                    " (pass Triangle::lower or Triangle::upper to use one triangle only)");
+  if (m[0] > tol) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "input matrix is not %s: max|A - A^H| = %.3e > sqrt(eps)*max|A| = %.3e "
+                  "(pass Triangle::lower or Triangle::upper to use one triangle only)",
+                  is_complex_v<T> ? "Hermitian" : "symmetric", static_cast<double>(m[0]),
+                  static_cast<double>(tol));
+    throw Error(ErrorCode::not_hermitian, text);
+  }
 }
 
 template <class T>
@@ -68,7 +73,7 @@ void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
       if (A.global_row(li) > A.global_col(lj)) A.local(li, lj) = C.local(li, lj);
 }
 
-#define TSEIG_INSTANTIATE(T)                                   \
+#define TSEIG_INSTANTIATE(T)                                 \
   template void check_input(const DistMatrix<T>&, Triangle); \
   template void make_lower_valid(DistMatrix<T>&, Triangle);
 TSEIG_INSTANTIATE(float)

@@ -15,9 +15,12 @@ namespace tseig {
 
 const char* to_string(Solver s) {
   switch (s) {
-    case Solver::automatic: return "auto";
-    case Solver::scalapack: return "scalapack";
-    case Solver::one_stage: return "one_stage";
+    case Solver::automatic:
+      return "auto";
+    case Solver::scalapack:
+      return "scalapack";
+    case Solver::one_stage:
+      return "one_stage";
   }
   return "unknown";
 }
@@ -56,8 +59,8 @@ bool same_processes(const Grid& a, const Grid& b) {
 template <class T>
 void copy_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
   if (src.m() > 0 && ncols > 0)
-    scalapack::gemr2d<T>(src.m(), ncols, src.data(), 1, 1, src.desc(), dst.data(), 1, 1,
-                         dst.desc(), src.grid().blacs_context());
+    scalapack::gemr2d<T>(src.m(), ncols, src.data(), 1, 1, src.desc(), dst.data(), 1, 1, dst.desc(),
+                         src.grid().blacs_context());
 }
 
 // Stage times as the slowest rank saw them, so every rank reports the same numbers.
@@ -128,9 +131,9 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
   DistMatrix<T> zwork;
   DistMatrix<T>* Zs = Z;
   if (Z) {
-    const bool fits = Z->grid().same_as(grid) && Z->mb() == bs && Z->rsrc() == 0 &&
-                      (solver != Solver::scalapack ||
-                       (Z->nb() == bs && Z->csrc() == 0 && Z->n() == n));
+    const bool fits =
+        Z->grid().same_as(grid) && Z->mb() == bs && Z->rsrc() == 0 &&
+        (solver != Solver::scalapack || (Z->nb() == bs && Z->csrc() == 0 && Z->n() == n));
     if (!fits) {
       zwork = DistMatrix<T>(grid, n, solver == Solver::scalapack ? n : nev, bs, bs);
       Zs = &zwork;

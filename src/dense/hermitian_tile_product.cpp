@@ -46,7 +46,7 @@ void hermitian_tile_product(int m, int n, const T* a, int lda, const T* xcol, co
   }
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                 \
+#define TSEIG_INSTANTIATE(T) \
   template void hermitian_tile_product(int, int, const T*, int, const T*, const T*, T*, T*);
 TSEIG_INSTANTIATE(float)
 TSEIG_INSTANTIATE(double)

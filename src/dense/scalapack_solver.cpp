@@ -26,8 +26,8 @@ std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>*
     name = is_complex_v<T> ? "p?heevr" : "p?syevr";
     T* z = Z ? Z->data() : A.data();
     const int* descz = Z ? Z->desc() : A.desc();
-    info = scalapack::pheevr<T>(Z ? 'V' : 'N', nev == n ? 'A' : 'I', 'L', n, A.data(), A.desc(),
-                                1, nev, found, w.data(), z, descz);
+    info = scalapack::pheevr<T>(Z ? 'V' : 'N', nev == n ? 'A' : 'I', 'L', n, A.data(), A.desc(), 1,
+                                nev, found, w.data(), z, descz);
   }
   raise_if_any(A.grid().comm(), info != 0 || found < nev, ErrorCode::numerical_failure,
                std::string("ScaLAPACK ") + name + " failed with info = " + std::to_string(info));

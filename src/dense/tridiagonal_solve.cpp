@@ -28,7 +28,8 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   // p?stedc wants square blocks starting on process (0, 0).
   DistMatrix<R> Q(grid, n, n, Z->mb(), Z->mb());
   int info = 0;
-  collectively(grid.comm(), [&] { info = scalapack::pstedc<R>(n, d.data(), e.data(), Q.data(), Q.desc()); });
+  collectively(grid.comm(),
+               [&] { info = scalapack::pstedc<R>(n, d.data(), e.data(), Q.data(), Q.desc()); });
   raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
                "tridiagonal eigensolver (p?stedc) failed with info = " + std::to_string(info));
   // Ranks that own no part of Q (N < NB) may hold unsorted values; process (0, 0) is right.
@@ -46,13 +47,12 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   return d;
 }
 
-template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>,
-                                              std::vector<float>, int, DistMatrix<float>*);
+template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>, std::vector<float>,
+                                              int, DistMatrix<float>*);
 template std::vector<double> solve_tridiagonal(const Grid&, std::vector<double>,
                                                std::vector<double>, int, DistMatrix<double>*);
-template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>,
-                                              std::vector<float>, int,
-                                              DistMatrix<std::complex<float>>*);
+template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>, std::vector<float>,
+                                              int, DistMatrix<std::complex<float>>*);
 template std::vector<double> solve_tridiagonal(const Grid&, std::vector<double>,
                                                std::vector<double>, int,
                                                DistMatrix<std::complex<double>>*);

@@ -67,8 +67,7 @@ void make_reflector(DistMatrix<T>& A, int j, int lcol, R<T>& beta, T& tau) {
   const int r2 = A.local_rows_before(j + 2);
   R<T> amax = 0;
   for (int li = r2; li < lr; ++li) amax = std::max(amax, std::abs(a[li]));
-  if (g.nprow() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, &amax, 1, mpi_type<R<T>>(), MPI_MAX, g.col_comm());
+  if (g.nprow() > 1) MPI_Allreduce(MPI_IN_PLACE, &amax, 1, mpi_type<R<T>>(), MPI_MAX, g.col_comm());
   // Sum of squares scaled by amax (no overflow/underflow for tiny or huge columns),
   // and alpha = A(j+1, j) from its owner, in one reduction.
   R<T> sums[3] = {0, 0, 0};
@@ -185,8 +184,7 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
       // on a share of the rows by each rank and summed in the same reduction.
       std::fill(yrow.begin(), yrow.end(), T(0));
       std::fill(ycol.begin(), ycol.end(), T(0));
-      local_hermitian_product(A, j + 1, gcol, vrow.data(), vcol.data(), yrow.data(),
-                              ycol.data());
+      local_hermitian_product(A, j + 1, gcol, vrow.data(), vcol.data(), yrow.data(), ycol.data());
       T* ys = buf.data();  // reuse: [y(j+1:n), Wᴴv, Vᴴv]
       std::fill(ys, ys + len + 2 * i, T(0));
       for (int li = A.local_rows_before(j + 1); li < lr; ++li) ys[grow[li] - j - 1] += yrow[li];
