@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
@@ -122,10 +123,7 @@ R eigenvalue_error(const std::vector<R>& w, const std::vector<R>& ref) {
   template real_t<T> residual(const DistMatrix<T>&, const std::vector<real_t<T>>&, \
                               const DistMatrix<T>&);                               \
   template real_t<T> orthogonality(const DistMatrix<T>&, int);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 template float eigenvalue_error(const std::vector<float>&, const std::vector<float>&);
 template double eigenvalue_error(const std::vector<double>&, const std::vector<double>&);

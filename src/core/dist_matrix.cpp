@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
@@ -172,9 +173,8 @@ DistMatrix<T> DistMatrix<T>::redistribute(const Grid& grid, int mb, int nb, int 
   return out;
 }
 
-template class DistMatrix<float>;
-template class DistMatrix<double>;
-template class DistMatrix<std::complex<float>>;
-template class DistMatrix<std::complex<double>>;
+#define TSEIG_INSTANTIATE(T) template class DistMatrix<T>;
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
 
@@ -166,10 +167,7 @@ std::vector<double> frank_eigenvalues(int n) {
   template void laplacian_1d(DistMatrix<T>&);                                                      \
   template void frank(DistMatrix<T>&);                                                             \
   template std::vector<real_t<T>> clustered(DistMatrix<T>&, int, real_t<T>, std::uint64_t);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::generate

@@ -3,6 +3,7 @@
 // needs memory for the full matrix); write() gathers to rank 0 the same way. Parse
 // errors are agreed on collectively so that every rank throws the same io_error.
 #include "tseig/matrix_market.hpp"
+#include "core/instantiate.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -317,10 +318,7 @@ void write(const DistMatrix<T>& A, const std::string& path, bool symmetric) {
 #define TSEIG_INSTANTIATE(T)                                            \
   template DistMatrix<T> read<T>(const Grid&, const std::string&, int); \
   template void write<T>(const DistMatrix<T>&, const std::string&, bool);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::matrix_market

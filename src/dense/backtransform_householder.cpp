@@ -7,6 +7,7 @@
 
 #include "core/blas.hpp"
 #include "core/collectives.hpp"
+#include "core/instantiate.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -76,15 +77,10 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   }
 }
 
-template void backtransform_householder(const DistMatrix<float>&, const std::vector<float>&,
-                                        DistMatrix<float>&, int);
-template void backtransform_householder(const DistMatrix<double>&, const std::vector<double>&,
-                                        DistMatrix<double>&, int);
-template void backtransform_householder(const DistMatrix<std::complex<float>>&,
-                                        const std::vector<std::complex<float>>&,
-                                        DistMatrix<std::complex<float>>&, int);
-template void backtransform_householder(const DistMatrix<std::complex<double>>&,
-                                        const std::vector<std::complex<double>>&,
-                                        DistMatrix<std::complex<double>>&, int);
+#define TSEIG_INSTANTIATE(T)                                                           \
+  template void backtransform_householder(const DistMatrix<T>&, const std::vector<T>&, \
+                                          DistMatrix<T>&, int);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense

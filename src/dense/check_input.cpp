@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
@@ -76,10 +77,7 @@ void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
 #define TSEIG_INSTANTIATE(T)                                 \
   template void check_input(const DistMatrix<T>&, Triangle); \
   template void make_lower_valid(DistMatrix<T>&, Triangle);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense

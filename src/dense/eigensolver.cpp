@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "dense/check_input.hpp"
@@ -152,9 +153,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
   return w;
 }
 
-template class Eigensolver<float>;
-template class Eigensolver<double>;
-template class Eigensolver<std::complex<float>>;
-template class Eigensolver<std::complex<double>>;
+#define TSEIG_INSTANTIATE(T) template class Eigensolver<T>;
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig

@@ -1,6 +1,7 @@
 // One-stage solver pipeline; each stage is its own module.
 #include "dense/one_stage.hpp"
 
+#include "core/instantiate.hpp"
 #include "dense/backtransform_householder.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "dense/tridiagonalize.hpp"
@@ -27,13 +28,9 @@ std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>*
   return w;
 }
 
-template std::vector<float> solve_one_stage(DistMatrix<float>&, int, DistMatrix<float>*,
-                                            StageTimes&);
-template std::vector<double> solve_one_stage(DistMatrix<double>&, int, DistMatrix<double>*,
-                                             StageTimes&);
-template std::vector<float> solve_one_stage(DistMatrix<std::complex<float>>&, int,
-                                            DistMatrix<std::complex<float>>*, StageTimes&);
-template std::vector<double> solve_one_stage(DistMatrix<std::complex<double>>&, int,
-                                             DistMatrix<std::complex<double>>*, StageTimes&);
+#define TSEIG_INSTANTIATE(T) \
+  template std::vector<real_t<T>> solve_one_stage(DistMatrix<T>&, int, DistMatrix<T>*, StageTimes&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense

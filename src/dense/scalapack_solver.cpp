@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/error.hpp"
@@ -38,13 +39,9 @@ std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>*
   return w;
 }
 
-template std::vector<float> solve_scalapack(DistMatrix<float>&, int, DistMatrix<float>*,
-                                            StageTimes&);
-template std::vector<double> solve_scalapack(DistMatrix<double>&, int, DistMatrix<double>*,
-                                             StageTimes&);
-template std::vector<float> solve_scalapack(DistMatrix<std::complex<float>>&, int,
-                                            DistMatrix<std::complex<float>>*, StageTimes&);
-template std::vector<double> solve_scalapack(DistMatrix<std::complex<double>>&, int,
-                                             DistMatrix<std::complex<double>>*, StageTimes&);
+#define TSEIG_INSTANTIATE(T) \
+  template std::vector<real_t<T>> solve_scalapack(DistMatrix<T>&, int, DistMatrix<T>*, StageTimes&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense

@@ -4,6 +4,7 @@
 // broadcast so all ranks agree bit for bit.
 #include "dense/tridiagonal_solve.hpp"
 
+#include "core/instantiate.hpp"
 #include "core/lapack.hpp"
 #include "core/mpi_types.hpp"
 #include "core/scalapack.hpp"
@@ -47,14 +48,10 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   return d;
 }
 
-template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>, std::vector<float>,
-                                              int, DistMatrix<float>*);
-template std::vector<double> solve_tridiagonal(const Grid&, std::vector<double>,
-                                               std::vector<double>, int, DistMatrix<double>*);
-template std::vector<float> solve_tridiagonal(const Grid&, std::vector<float>, std::vector<float>,
-                                              int, DistMatrix<std::complex<float>>*);
-template std::vector<double> solve_tridiagonal(const Grid&, std::vector<double>,
-                                               std::vector<double>, int,
-                                               DistMatrix<std::complex<double>>*);
+#define TSEIG_INSTANTIATE(T)                                                             \
+  template std::vector<real_t<T>> solve_tridiagonal(const Grid&, std::vector<real_t<T>>, \
+                                                    std::vector<real_t<T>>, int, DistMatrix<T>*);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense

@@ -13,6 +13,7 @@
 
 #include "core/blas.hpp"
 #include "core/collectives.hpp"
+#include "core/instantiate.hpp"
 #include "dense/hermitian_tile_product.hpp"
 
 namespace tseig::dense {
@@ -246,9 +247,8 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   return out;
 }
 
-template Tridiagonal<float> tridiagonalize(DistMatrix<float>&);
-template Tridiagonal<double> tridiagonalize(DistMatrix<double>&);
-template Tridiagonal<std::complex<float>> tridiagonalize(DistMatrix<std::complex<float>>&);
-template Tridiagonal<std::complex<double>> tridiagonalize(DistMatrix<std::complex<double>>&);
+#define TSEIG_INSTANTIATE(T) template Tridiagonal<T> tridiagonalize(DistMatrix<T>&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense
