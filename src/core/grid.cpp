@@ -14,6 +14,7 @@ struct Grid::State {
   int nprow = 1, npcol = 1, myrow = 0, mycol = 0, rank = 0;
   GridOrder order = GridOrder::row_major;
   int blacs = -1;
+  int blacs_system = -1;  // system handle of comm, when we created the BLACS grid
   bool owns_blacs = false;
 
   ~State() {
@@ -21,6 +22,7 @@ struct Grid::State {
     MPI_Finalized(&finalized);
     if (finalized) return;  // too late to free anything; the process is ending
     if (owns_blacs && blacs >= 0) scalapack::Cblacs_gridexit(blacs);
+    if (blacs_system >= 0) scalapack::Cfree_blacs_system_handle(blacs_system);
     for (MPI_Comm* c : {&row, &col, &comm})
       if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
   }
@@ -73,7 +75,8 @@ Grid::Grid(MPI_Comm comm, int nprow, int npcol, GridOrder order) {
 
   int me = 0, nprocs = 0;
   scalapack::Cblacs_pinfo(&me, &nprocs);  // initialises BLACS if the user did not
-  s->blacs = scalapack::Csys2blacs_handle(s->comm);
+  s->blacs_system = scalapack::Csys2blacs_handle(s->comm);
+  s->blacs = s->blacs_system;  // Cblacs_gridinit turns it into the grid's context
   scalapack::Cblacs_gridinit(&s->blacs, order == GridOrder::row_major ? "R" : "C", nprow, npcol);
   s->owns_blacs = true;
   state_ = std::move(s);

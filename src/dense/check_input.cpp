@@ -37,7 +37,9 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
       const T a = A.local(li, lj);
       if (in_triangle(triangle, gi, gj) &&
           !(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
-        where = "(" + std::to_string(gi) + ", " + std::to_string(gj) + ")";
+        char text[64];
+        std::snprintf(text, sizeof text, "(%d, %d)", gi, gj);
+        where = text;
         break;
       }
     }
