@@ -250,6 +250,23 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
             }),
             ErrorCode::invalid_argument);
   if (grid.size() > 1) {
+    // Ranks that disagree on nev must not hang in mismatched collectives.
+    EigensolverOptions differ;
+    differ.nev = grid.rank() == 0 ? 3 : 4;
+    EXPECT_EQ(error_of<T>([&] {
+                auto A = fresh();
+                Eigensolver<T>(differ).eigenvectors(A, Z);
+              }),
+              ErrorCode::invalid_argument);
+    EXPECT_EQ(error_of<T>([&] {
+                auto A = fresh();
+                Eigensolver<T> solver(opt);
+                if (grid.rank() == 0)
+                  solver.eigenvalues(A);
+                else
+                  solver.eigenvectors(A, Z);
+              }),
+              ErrorCode::invalid_argument);
     Grid self(MPI_COMM_SELF);
     DistMatrix<T> other(self, n, n, 4);
     EXPECT_EQ(error_of<T>([&] {

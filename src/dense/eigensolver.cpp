@@ -2,6 +2,7 @@
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "core/instantiate.hpp"
@@ -64,6 +65,19 @@ void copy_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
                          src.grid().blacs_context());
 }
 
+// Collective: true if every rank passed the same values.
+bool ranks_agree(MPI_Comm comm, std::initializer_list<int> values) {
+  std::vector<int> v;
+  for (int x : values) {
+    v.push_back(x);
+    v.push_back(-x);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
+  for (std::size_t k = 0; k < v.size(); k += 2)
+    if (v[k] != -v[k + 1]) return false;
+  return true;
+}
+
 // Stage times as the slowest rank saw them, so every rank reports the same numbers.
 void agree_on_times(MPI_Comm comm, StageTimes& times) {
   std::vector<double> s;
@@ -93,11 +107,23 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
   const Grid& grid = A.grid();
   const MPI_Comm comm = grid.comm();
   const int n = A.n();
+  const int nev = options_.nev < 0 ? n : options_.nev;
+  const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
+  // First, so that no later check runs on some ranks only.
+  raise_if_any(
+      comm,
+      !ranks_agree(
+          comm, {n, nev, bs, static_cast<int>(options_.solver), static_cast<int>(options_.triangle),
+                 options_.check_input ? 1 : 0, options_.eigenvalues_only ? 1 : 0, Z ? 1 : 0}),
+      ErrorCode::invalid_argument,
+      "ranks called the eigensolver with different arguments (N, nev, block size, "
+      "solver, triangle, check_input, eigenvalues_only) or mixed eigenvalues() and "
+      "eigenvectors()");
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
-  const int nev = options_.nev < 0 ? n : options_.nev;
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
                "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
+  raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   if (Z) {
     raise_if_any(comm, !same_processes(grid, Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
@@ -106,8 +132,6 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
                      ", got " + std::to_string(Z->m()) + " x " + std::to_string(Z->n()));
   }
   if (options_.eigenvalues_only) Z = nullptr;
-  const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
-  raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   if (n == 0) return {};
 
   // Work on square blocks with the first block on process (0, 0).
