@@ -41,6 +41,9 @@ class Grid {
 
   /// True if both grids are the same object or have the same shape, order and ranks.
   bool same_as(const Grid& other) const;
+  /// True if both grids are over the same processes (in any shape), so data can move
+  /// between them with one collective.
+  bool same_processes(const Grid& other) const;
 
  private:
   struct State;

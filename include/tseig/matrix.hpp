@@ -106,8 +106,9 @@ class DistMatrix {
   /// Collective over this grid: a copy with another blocking and/or grid. The target
   /// grid must use the same processes (same communicator group).
   DistMatrix redistribute(const Grid& grid, int mb, int nb, int rsrc = 0, int csrc = 0) const;
-  /// Collective: copies the values of `src` (same m×n, any distribution) into this.
-  void copy_from(const DistMatrix& src);
+  /// Collective: copies the first `ncols` columns (-1: all) of `src` (same number of rows,
+  /// any distribution, same processes) into the first `ncols` columns of this.
+  void copy_from(const DistMatrix& src, int ncols = -1);
 
  private:
   void init_layout(const Grid& grid, const Descriptor& desc);

@@ -150,18 +150,19 @@ void DistMatrix<T>::scatter(const T* full, int root) {
 }
 
 template <class T>
-void DistMatrix<T>::copy_from(const DistMatrix& src) {
-  int compare = MPI_UNEQUAL;
-  MPI_Comm_compare(grid_.comm(), src.grid().comm(), &compare);
-  bool same_processes = compare == MPI_IDENT || compare == MPI_CONGRUENT;
-  raise_if_any(grid_.comm(), !same_processes || src.m() != m() || src.n() != n(),
+void DistMatrix<T>::copy_from(const DistMatrix& src, int ncols) {
+  const bool same_processes = grid_.same_processes(src.grid());
+  const bool fits = ncols < 0 ? src.m() == m() && src.n() == n()
+                              : src.m() == m() && ncols <= src.n() && ncols <= n();
+  raise_if_any(grid_.comm(), !same_processes || !fits,
                same_processes ? ErrorCode::invalid_argument : ErrorCode::grid_mismatch,
                same_processes ? "copy_from: matrices differ in size (" + std::to_string(src.m()) +
                                     "x" + std::to_string(src.n()) + " vs " + std::to_string(m()) +
                                     "x" + std::to_string(n()) + ")"
                               : "copy_from: the grids are not over the same processes");
-  if (m() == 0 || n() == 0) return;
-  scalapack::gemr2d<T>(m(), n(), src.data(), 1, 1, src.desc(), data_, 1, 1, desc(),
+  if (ncols < 0) ncols = n();
+  if (m() == 0 || ncols == 0) return;
+  scalapack::gemr2d<T>(m(), ncols, src.data(), 1, 1, src.desc(), data_, 1, 1, desc(),
                        grid_.blacs_context());
 }
 

@@ -141,6 +141,10 @@ bool Grid::same_as(const Grid& other) const {
   if (nprow() != other.nprow() || npcol() != other.npcol() || myrow() != other.myrow() ||
       mycol() != other.mycol())
     return false;
+  return same_processes(other);
+}
+
+bool Grid::same_processes(const Grid& other) const {
   int result = MPI_UNEQUAL;
   MPI_Comm_compare(comm(), other.comm(), &result);
   return result == MPI_IDENT || result == MPI_CONGRUENT;

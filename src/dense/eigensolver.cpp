@@ -6,8 +6,6 @@
 #include <string>
 
 #include "core/instantiate.hpp"
-#include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
 #include "dense/check_input.hpp"
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
@@ -50,20 +48,6 @@ double StageTimes::get(const std::string& name) const {
 }
 
 namespace {
-
-bool same_processes(const Grid& a, const Grid& b) {
-  int result = MPI_UNEQUAL;
-  MPI_Comm_compare(a.comm(), b.comm(), &result);
-  return result == MPI_IDENT || result == MPI_CONGRUENT;
-}
-
-// Copies the first ncols columns of src into dst (any two layouts on the same processes).
-template <class T>
-void copy_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
-  if (src.m() > 0 && ncols > 0)
-    scalapack::gemr2d<T>(src.m(), ncols, src.data(), 1, 1, src.desc(), dst.data(), 1, 1, dst.desc(),
-                         src.grid().blacs_context());
-}
 
 // Collective: true if every rank passed the same values.
 bool ranks_agree(MPI_Comm comm, std::initializer_list<int> values) {
@@ -125,7 +109,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
                "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
   raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   if (Z) {
-    raise_if_any(comm, !same_processes(grid, Z->grid()), ErrorCode::grid_mismatch,
+    raise_if_any(comm, !grid.same_processes(Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
     raise_if_any(comm, Z->m() != n || Z->n() < nev, ErrorCode::invalid_argument,
                  "Z must be N x >= nev = " + std::to_string(n) + " x " + std::to_string(nev) +
@@ -169,7 +153,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
                                  : dense::solve_one_stage(*W, nev, Zs, times_);
   if (Z && Zs != Z) {
     double t = MPI_Wtime();
-    copy_columns(*Zs, *Z, nev);
+    Z->copy_from(*Zs, nev);
     times_.add("redistribute", MPI_Wtime() - t);
   }
   times_.total = MPI_Wtime() - start;

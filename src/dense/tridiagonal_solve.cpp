@@ -37,13 +37,11 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
   if constexpr (is_complex_v<T>) {
     DistMatrix<R> Qz(grid, n, Z->n(), Z->mb(), Z->nb(), Z->rsrc(), Z->csrc());
-    scalapack::gemr2d<R>(n, nev, Q.data(), 1, 1, Q.desc(), Qz.data(), 1, 1, Qz.desc(),
-                         grid.blacs_context());
+    Qz.copy_from(Q, nev);
     for (int lj = 0; lj < Z->local_cols_before(nev); ++lj)
       for (int li = 0; li < Z->local_rows(); ++li) Z->local(li, lj) = T(Qz.local(li, lj));
   } else {
-    scalapack::gemr2d<R>(n, nev, Q.data(), 1, 1, Q.desc(), Z->data(), 1, 1, Z->desc(),
-                         grid.blacs_context());
+    Z->copy_from(Q, nev);
   }
   return d;
 }
