@@ -10,7 +10,7 @@
 namespace tseig::bench {
 namespace {
 
-const std::vector<std::string> known_solvers{"one_stage", "scalapack", "elpa1", "elpa2", "lapack"};
+const std::vector<std::string> known_solvers{"one_stage", "two_stage", "scalapack", "elpa1", "elpa2", "lapack"};
 
 std::vector<std::string> split(std::string_view text) {
   std::vector<std::string> parts;
@@ -90,6 +90,8 @@ BenchOptions parse_bench_options(int argc, const char* const* argv) {
     } else if (flag == "--dgemm-n") {
       o.dgemm_n = parse_number<int>(flag, value());
       if (o.dgemm_n < 0) throw std::invalid_argument("--dgemm-n: must be >= 0");
+    } else if (flag == "--generalized") {
+      o.generalized = true;
     } else if (flag == "--json-out") {
       o.json_out = value();
     } else {
@@ -108,14 +110,20 @@ their accuracy. One JSON line per run on stdout (or --json-out), a table on stde
   --n LIST          matrix orders (default 2000,4000)
   --nev-frac LIST   fractions of eigenpairs to compute (default 1,0.2)
   --type LIST       scalar types among d,z,s,c (default d,z)
-  --solvers LIST    among one_stage,scalapack,elpa1,elpa2,lapack
-                    (default one_stage,scalapack,elpa1,elpa2)
+  --solvers LIST    among one_stage,two_stage,scalapack,elpa1,elpa2,lapack
+                    (default one_stage,two_stage,scalapack,elpa1,elpa2)
   --lapack          add the lapack row: ?syevd/?heevd on rank 0 alone, all eigenpairs,
                     BLAS threads as set by the environment
   --nb NB           block size (default 64)
   --seed S          matrix seed (default 1)
   --dgemm-n N       order of the local dgemm rate measurement (default 2000, 0: skip)
   --json-out FILE   write the JSON lines to FILE instead of stdout
+  --generalized     H z = lambda S z (S random, positive definite, kappa < 10): for each
+                    solver three rows on the same H and S: the standard solve of H
+                    (name), the first generalized call that factors S (name+S) and a
+                    call reusing the factor (name+F); a table of the overheads over the
+                    standard solve follows. scalapack rows are ScaLAPACK alone (p?potrf,
+                    p?sygst, p?syevd, p?trsm); elpa rows use is_already_decomposed 0/1
   --quick           smoke-test defaults: --n 1000 --nev-frac 1 --type d --dgemm-n 500
 )";
 }

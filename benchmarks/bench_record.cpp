@@ -1,6 +1,8 @@
 // Benchmark output. JSON lines are what plot_dense.py reads; the table is for people.
 #include "bench_record.hpp"
 
+#include "stage_flops.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -37,7 +39,7 @@ std::string to_json(const Record& r) {
     sep = ", ";
   }
   s += "}, \"residual\": " + number(r.residual) +
-       ", \"orthogonality\": " + number(r.orthogonality) +
+       ", \"orthogonality\": " + number(r.orthogonality) + ", \"peak_mib\": " + number(r.peak_mib) +
        ", \"note\": " + (r.note.empty() ? "null" : json::string(r.note)) + "}";
   return s;
 }
@@ -61,15 +63,34 @@ void print_table(std::ostream& out, const std::vector<Record>& records,
                   dgemm->gflops_total);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-10s %-4s %6s %6s %3s %-5s %10s %10s %10s  %s\n", "solver",
-                "type", "N", "nev", "np", "grid", "seconds", "residual", "orthog", "note");
+  std::snprintf(line, sizeof line, "%-12s %-4s %6s %6s %3s %-5s %10s %10s %10s %9s  %s\n", "solver",
+                "type", "N", "nev", "np", "grid", "seconds", "residual", "orthog", "peak MiB",
+                "note");
   out << line;
   for (const auto& r : records) {
-    std::snprintf(line, sizeof line, "%-10s %-4c %6d %6d %3d %-5s %10s %10s %10s  %s\n",
+    std::snprintf(line, sizeof line, "%-12s %-4c %6d %6d %3d %-5s %10s %10s %10s %9s  %s\n",
                   r.solver.c_str(), r.type, r.n, r.nev, r.np, r.grid.c_str(),
                   cell(r.seconds, "%.3f").c_str(), cell(r.residual, "%.2e").c_str(),
-                  cell(r.orthogonality, "%.2e").c_str(), r.note.c_str());
+                  cell(r.orthogonality, "%.2e").c_str(), cell(r.peak_mib, "%.0f").c_str(),
+                  r.note.c_str());
     out << line;
+  }
+  // Where tseig's time goes: each stage's rate against the machine's dgemm rate.
+  out << "stages (GFlop/s in total over the ranks; % of the dgemm rate of all ranks):\n";
+  for (const auto& r : records) {
+    if (r.stages.empty() || !r.seconds) continue;
+    std::snprintf(line, sizeof line, "  %s %c N=%d nev=%d np=%d\n", r.solver.c_str(), r.type, r.n,
+                  r.nev, r.np);
+    out << line;
+    for (const auto& [stage, sec] : r.stages) {
+      const std::optional<double> flops = stage_flops(stage, r.type, r.n, r.nev, r.bandwidth);
+      std::optional<double> rate, share;
+      if (flops && sec > 0) rate = *flops / sec / 1e9;
+      if (rate && dgemm && dgemm->gflops_total > 0) share = 100.0 * *rate / dgemm->gflops_total;
+      std::snprintf(line, sizeof line, "    %-26s %9.3f s %9s GFlop/s %6s %%\n", stage.c_str(), sec,
+                    cell(rate, "%.1f").c_str(), cell(share, "%.0f").c_str());
+      out << line;
+    }
   }
   out.flush();
 }

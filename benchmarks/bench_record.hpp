@@ -18,7 +18,9 @@ struct Record {
   std::optional<double> seconds;  ///< empty when the run did not happen or failed
   std::vector<std::pair<std::string, double>> stages;
   std::optional<double> residual, orthogonality;
-  std::string note;  ///< why there is no result ("not built", the error message)
+  std::optional<double> peak_mib;  ///< largest growth of resident memory over the ranks
+  int bandwidth = 0;               ///< two_stage band width (for the flop model)
+  std::string note;                ///< why there is no result ("not built", the error message)
 };
 
 /// Local dgemm rate, measured on every rank at once.

@@ -30,4 +30,28 @@ Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages);
 template <class T>
 Solution<T> solve_lapack(const DistMatrix<T>& A);
 
+/// Two generalized solves of H z = λ S z with the same S: the first factors S, the
+/// second reuses the factor (what an SCF loop does from its second iteration on).
+template <class T>
+struct GeneralizedSolutions {
+  Solution<T> first, reuse;
+};
+
+/// tseig: generalized_eigenvectors(H, S, Z), then (H, CholeskyFactor, Z) with a factor
+/// built beforehand (its time is not in the second solve).
+template <class T>
+GeneralizedSolutions<T> solve_tseig_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
+                                                int nev, Solver solver);
+
+/// ScaLAPACK alone: p?potrf + p?sygst/p?hegst + p?syevd/p?heevd + p?trsm, then the same
+/// without p?potrf.
+template <class T>
+GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
+                                                    int nev);
+
+/// ELPA's elpa_generalized_eigenvectors with is_already_decomposed = 0, then 1.
+template <class T>
+GeneralizedSolutions<T> solve_elpa_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
+                                               int nev, int stages);
+
 }  // namespace tseig::bench

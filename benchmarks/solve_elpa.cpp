@@ -48,10 +48,9 @@ struct HandleDeleter {
 };
 using Handle = std::unique_ptr<elpa_struct, HandleDeleter>;
 
-}  // namespace
-
+// An ELPA object set up for A's layout, nev vectors and the ELPA1 or ELPA2 solver.
 template <class T>
-Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages) {
+Handle make_handle(const DistMatrix<T>& A, int nev, int stages) {
   const Grid& grid = A.grid();
   MPI_Comm comm = grid.comm();
   initialize_once(comm);
@@ -76,7 +75,21 @@ Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages) {
   set("blacs_context", grid.blacs_context());
   check(comm, elpa_setup(handle.get()), "elpa_setup");
   set("solver", stages == 1 ? ELPA_SOLVER_1STAGE : ELPA_SOLVER_2STAGE);
+  return handle;
+}
 
+const char* precision_note(bool single) {
+  // Debian's ELPA is built without single precision and fails for float types.
+  return single ? " (single precision)" : "";
+}
+
+}  // namespace
+
+template <class T>
+Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages) {
+  const MPI_Comm comm = A.grid().comm();
+  Handle handle = make_handle(A, nev, stages);
+  int error = ELPA_OK;
   Solution<T> s{std::vector<real_t<T>>(A.n()), DistMatrix<T>::like(A), 0, {}};
   MPI_Barrier(comm);
   double start = MPI_Wtime();
@@ -85,12 +98,46 @@ Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages) {
   s.seconds = MPI_Wtime() - start;
   // Debian's ELPA is built without single precision and fails here for float types.
   check(comm, error,
-        std::is_same_v<real_t<T>, float> ? "elpa_eigenvectors (single precision)"
-                                         : "elpa_eigenvectors");
+        std::string("elpa_eigenvectors") + precision_note(std::is_same_v<real_t<T>, float>));
   s.w.resize(nev);
   return s;
 }
 
+template <class T>
+GeneralizedSolutions<T> solve_elpa_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
+                                               int nev, int stages) {
+  const MPI_Comm comm = H.grid().comm();
+  Handle handle = make_handle(H, nev, stages);
+  // ELPA overwrites b with its factor; the second call reuses it (is_already_decomposed).
+  DistMatrix<T> b = S.clone();
+  GeneralizedSolutions<T> out;
+  for (int decomposed : {0, 1}) {
+    DistMatrix<T> a = H.clone();
+    Solution<T> s{std::vector<real_t<T>>(H.n()), DistMatrix<T>::like(H), 0, {}};
+    int error = ELPA_OK;
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    elpa_generalized_eigenvectors(handle.get(), a.data(), b.data(), s.w.data(), s.Z.data(),
+                                  decomposed, &error);
+    MPI_Barrier(comm);
+    s.seconds = MPI_Wtime() - start;
+    check(comm, error,
+          std::string("elpa_generalized_eigenvectors") +
+              precision_note(std::is_same_v<real_t<T>, float>));
+    s.w.resize(nev);
+    (decomposed ? out.reuse : out.first) = std::move(s);
+  }
+  return out;
+}
+
+#define TSEIG_INSTANTIATE(T)                                                    \
+  template GeneralizedSolutions<T> solve_elpa_generalized(const DistMatrix<T>&, \
+                                                          const DistMatrix<T>&, int, int);
+TSEIG_INSTANTIATE(float)
+TSEIG_INSTANTIATE(double)
+TSEIG_INSTANTIATE(std::complex<float>)
+TSEIG_INSTANTIATE(std::complex<double>)
+#undef TSEIG_INSTANTIATE
 template Solution<float> solve_elpa(DistMatrix<float>&, int, int);
 template Solution<double> solve_elpa(DistMatrix<double>&, int, int);
 template Solution<std::complex<float>> solve_elpa(DistMatrix<std::complex<float>>&, int, int);

@@ -1,5 +1,7 @@
-# Installation: the library, public headers, a CMake package (find_package(tseig) →
-# tseig::tseig) and a pkg-config file (tseig.pc). Included at the end of the top level.
+# Installation: the library, public headers (C++ and the C API tseig.h), the Fortran module
+# library and .mod files, a CMake package (find_package(tseig) → tseig::tseig, and
+# tseig::tseig_fortran with the Fortran component) and a pkg-config file (tseig.pc).
+# Included at the end of the top level.
 include(CMakePackageConfigHelpers)
 
 set(TSEIG_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/tseig"
@@ -16,6 +18,11 @@ endif()
 set(_tseig_targets tseig)
 if(TARGET tseig_gpu AND TSEIG_STATIC)
   list(APPEND _tseig_targets tseig_gpu)
+endif()
+# The Fortran module library (tseig::tseig_fortran); its .mod files are installed by
+# fortran_interface/CMakeLists.txt into include/tseig/fortran.
+if(TARGET tseig_fortran)
+  list(APPEND _tseig_targets tseig_fortran)
 endif()
 install(TARGETS ${_tseig_targets}
   EXPORT tseigTargets

@@ -58,7 +58,7 @@ TYPED_TEST(EigensolverTest, RandomAllLayouts) {
         if (n == 301 && nb == 1) continue;  // covered at N = 97; keeps the suite short
         DistMatrix<T> A(grid, n, n, nb);
         generate::random_hermitian(A, 17 + n);
-        for (Solver s : {Solver::one_stage, Solver::scalapack})
+        for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
           for (int nev : nev_values(n)) {
             SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid) +
                          " N=" + std::to_string(n) + " nb=" + std::to_string(nb) +
@@ -69,6 +69,28 @@ TYPED_TEST(EigensolverTest, RandomAllLayouts) {
             check_solve(A, opt, nb == 4 ? 3 : nb);  // Z in another blocking for nb = 4
           }
       }
+}
+
+// two_stage over band widths b ∈ {nb, 2nb}, including bands as wide as the matrix.
+TYPED_TEST(EigensolverTest, TwoStageBandwidths) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids())
+    for (auto [n, nb] : {std::pair{1, 1}, {2, 1}, {7, 4}, {9, 4}, {97, 4}, {301, 32}, {600, 32}}) {
+      DistMatrix<T> A(grid, n, n, nb);
+      generate::random_hermitian(A, 29 + n);
+      for (int b : {nb, 2 * nb})
+        for (int nev : nev_values(n)) {
+          if (n == 600 && nev == n / 3 && b == nb) continue;  // keeps the suite short
+          SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) + " nb=" +
+                       std::to_string(nb) + " b=" + std::to_string(b) + " nev=" +
+                       std::to_string(nev));
+          EigensolverOptions opt;
+          opt.solver = Solver::two_stage;
+          opt.bandwidth = b;
+          opt.nev = nev;
+          check_solve(A, opt, nb);
+        }
+    }
 }
 
 TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
@@ -85,7 +107,7 @@ TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
 TYPED_TEST(EigensolverTest, EigenvaluesOnly) {
   using T = TypeParam;
   for (const Grid& grid : test_grids())
-    for (Solver s : {Solver::one_stage, Solver::scalapack})
+    for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
       for (int nev : {1, 40, 120}) {
         DistMatrix<T> A(grid, 120, 120, 16);
         generate::random_hermitian(A, 3);
@@ -102,7 +124,7 @@ TYPED_TEST(EigensolverTest, KnownSpectra) {
   using R = real_t<T>;
   const int n = 150;
   for (const Grid& grid : test_grids())
-    for (Solver s : {Solver::one_stage, Solver::scalapack}) {
+    for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
       EigensolverOptions opt;
       opt.solver = s;
       {
@@ -140,9 +162,11 @@ TYPED_TEST(EigensolverTest, TinyAndHugeNorms) {
     generate::random_hermitian(A, 9);
     for (int lj = 0; lj < A.local_cols(); ++lj)
       for (int li = 0; li < A.local_rows(); ++li) A.local(li, lj) *= factor;
-    EigensolverOptions opt;
-    opt.solver = Solver::one_stage;
-    check_solve(A, opt, 8);
+    for (Solver solver : {Solver::one_stage, Solver::two_stage}) {
+      EigensolverOptions opt;
+      opt.solver = solver;
+      check_solve(A, opt, 8);
+    }
   }
 }
 
@@ -150,7 +174,7 @@ TYPED_TEST(EigensolverTest, OneTriangleOnly) {
   using T = TypeParam;
   for (const Grid& grid : test_grids())
     for (Triangle tri : {Triangle::lower, Triangle::upper})
-      for (Solver s : {Solver::one_stage, Solver::scalapack}) {
+      for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
         DistMatrix<T> A(grid, 50, 50, 4);
         generate::random_hermitian(A, 21);
         std::vector<T> full = A.gather(0);
@@ -224,6 +248,16 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
             }),
             ErrorCode::invalid_argument);
   opt.nev = -1;
+  for (int b : {-4, 6}) {  // negative, or not a multiple of the block size 4
+    EigensolverOptions two = opt;
+    two.solver = Solver::two_stage;
+    two.bandwidth = b;
+    EXPECT_EQ(error_of<T>([&] {
+                auto A = fresh();
+                Eigensolver<T>(two).eigenvectors(A, Z);
+              }),
+              ErrorCode::invalid_argument);
+  }
   // NaN on the last rank only: everyone must learn about it.
   EXPECT_EQ(error_of<T>([&] {
               auto A = fresh();
@@ -279,6 +313,7 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
 
 TEST(Eigensolver, SolverNames) {
   EXPECT_EQ(solver_from_string("one_stage"), Solver::one_stage);
+  EXPECT_EQ(solver_from_string("two_stage"), Solver::two_stage);
   EXPECT_EQ(solver_from_string("scalapack"), Solver::scalapack);
   EXPECT_EQ(solver_from_string("auto"), Solver::automatic);
   EXPECT_THROW(solver_from_string("elpa7"), Error);

@@ -12,9 +12,10 @@ enum class Solver {
   automatic,  ///< pick the best available (today: one_stage)
   scalapack,  ///< ScaLAPACK p?syevd/p?heevd (p?syevr/p?heevr for nev < N): the reference
   one_stage,  ///< tseig's ELPA1-style solver: Householder tridiagonalization + WY back-transform
+  two_stage,  ///< tseig's ELPA2-style solver: full → band → tridiagonal, two back-transforms
 };
 const char* to_string(Solver s);
-/// Parses "auto", "scalapack", "one_stage"; throws Error(invalid_argument) otherwise.
+/// Parses "auto", "scalapack", "one_stage", "two_stage"; throws Error(invalid_argument) otherwise.
 Solver solver_from_string(const std::string& name);
 
 /// Which part of A holds valid data on input.
@@ -28,6 +29,7 @@ struct EigensolverOptions {
   Solver solver = Solver::automatic;
   int nev = -1;        ///< number of lowest eigenpairs; -1 = all
   int block_size = 0;  ///< internal block size; 0 = the input matrix's nb
+  int bandwidth = 0;   ///< two_stage: semi-bandwidth b (a multiple of block_size); 0 = default
   bool eigenvalues_only = false;
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
@@ -40,6 +42,9 @@ struct StageTimes {
   void add(const std::string& name, double seconds);
   double get(const std::string& name) const;  ///< 0 if the stage did not run
 };
+
+template <class T>
+class CholeskyFactor;  // tseig/generalized.hpp
 
 template <class T>
 class Eigensolver {
@@ -59,10 +64,24 @@ class Eigensolver {
   /// blocking); columns beyond nev are left untouched. A is overwritten.
   std::vector<real> eigenvectors(DistMatrix<T>& A, DistMatrix<T>& Z);
 
+  /// Collective. H z = λ S z; H is overwritten, S is not. Eigenvectors are S-orthonormal.
+  /// S is Hermitian positive definite on H's grid; options().triangle applies to both.
+  /// Factors S on every call; pass a CholeskyFactor instead to factor it once.
+  std::vector<real> generalized_eigenvectors(DistMatrix<T>& H, const DistMatrix<T>& S,
+                                             DistMatrix<T>& Z);
+  /// Collective. As above with S given by its factor (ELPA's is_already_decomposed):
+  /// the factor must be of an N×N matrix on H's grid.
+  std::vector<real> generalized_eigenvectors(DistMatrix<T>& H, const CholeskyFactor<T>& factor,
+                                             DistMatrix<T>& Z);
+  std::vector<real> generalized_eigenvalues(DistMatrix<T>& H, const DistMatrix<T>& S);
+  std::vector<real> generalized_eigenvalues(DistMatrix<T>& H, const CholeskyFactor<T>& factor);
+
   const StageTimes& timings() const { return times_; }
 
  private:
-  std::vector<real> solve(DistMatrix<T>& A, DistMatrix<T>* Z);
+  // factor: a generalized problem, reduced with it before and transformed back after.
+  std::vector<real> solve(DistMatrix<T>& A, DistMatrix<T>* Z,
+                          const CholeskyFactor<T>* factor = nullptr);
   EigensolverOptions options_;
   StageTimes times_;
 };

@@ -14,6 +14,12 @@ namespace tseig::generate {
 template <class T>
 void random_hermitian(DistMatrix<T>& A, std::uint64_t seed);
 
+/// Random Hermitian positive definite, well conditioned for every N: off-diagonal
+/// entries uniform in [-1, 1]/(2N) (real and imaginary parts), diagonal uniform in [1, 2].
+/// Diagonally dominant, so by Gershgorin its eigenvalues lie in [0.29, 2.71] (κ < 10).
+template <class T>
+void random_positive_definite(DistMatrix<T>& A, std::uint64_t seed);
+
 /// Random general (non-symmetric) matrix, entries uniform in [-1, 1].
 template <class T>
 void random_general(DistMatrix<T>& A, std::uint64_t seed);

@@ -35,7 +35,7 @@ Solver parse_solver(const std::string& text) {
   try {
     return solver_from_string(text);
   } catch (const Error&) {
-    throw UsageError("--solver: unknown solver '" + text + "' (one_stage, scalapack, auto)");
+    throw UsageError("--solver: unknown solver '" + text + "' (one_stage, two_stage, scalapack, auto)");
   }
 }
 
@@ -43,7 +43,7 @@ Solver parse_solver(const std::string& text) {
 
 Options parse_options(int argc, const char* const* argv, int nprocs) {
   Options o;
-  bool random_given = false;
+  bool random_given = false, random_generalized_given = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view flag = argv[i];
     auto value = [&]() -> std::string {
@@ -55,6 +55,13 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
     } else if (flag == "--random") {
       o.n = parse_int("--random", value(), 1);
       random_given = true;
+    } else if (flag == "--random-generalized") {
+      o.n = parse_int("--random-generalized", value(), 1);
+      o.generalized = random_generalized_given = true;
+    } else if (flag == "--B") {
+      o.b_path = value();
+      if (o.b_path.empty()) throw UsageError("--B: empty file name");
+      o.generalized = true;
     } else if (flag == "--matrix") {
       o.matrix_path = value();
       if (o.matrix_path.empty()) throw UsageError("--matrix: empty file name");
@@ -67,6 +74,8 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       o.nev = parse_int("--nev", value(), 1);
     } else if (flag == "--solver") {
       o.solver = parse_solver(value());
+    } else if (flag == "--bandwidth") {
+      o.bandwidth = parse_int("--bandwidth", value(), 1);
     } else if (flag == "--nb") {
       o.nb = parse_int("--nb", value(), 1);
     } else if (flag == "--grid") {
@@ -86,8 +95,10 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
     }
   }
   if (o.help) return o;
-  if (random_given && !o.matrix_path.empty())
-    throw UsageError("--random and --matrix exclude each other");
+  if (int(random_given) + int(random_generalized_given) + int(!o.matrix_path.empty()) > 1)
+    throw UsageError("--random, --random-generalized and --matrix exclude each other");
+  if (!o.b_path.empty() && o.matrix_path.empty())
+    throw UsageError("--B needs --matrix (--random-generalized makes its own B)");
   if (o.matrix_path.empty() && o.nev > o.n)
     throw UsageError("--nev " + std::to_string(o.nev) + " exceeds the matrix order " +
                      std::to_string(o.n));
@@ -109,13 +120,20 @@ reports eigenvalues, stage timings and accuracy.
 Problem:
   --random N          random symmetric/Hermitian matrix of order N (default 2000)
   --matrix FILE       read A from a Matrix Market file (array or coordinate)
+  --random-generalized N
+                      generalized problem A z = lambda B z of order N: random A and
+                      a random well-conditioned positive definite B
+  --B FILE            with --matrix: solve A z = lambda B z, B Hermitian positive
+                      definite read from FILE (same order as A)
   --type d|z|s|c      double, complex double, float, complex float (default d)
   --seed S            seed of the random matrix (default 1)
   --nev K             compute the K lowest eigenpairs, 1 <= K <= N (default all)
   --values-only       eigenvalues only; residual and orthogonality are not measured
 
 Solver and layout:
-  --solver NAME       one_stage, scalapack or auto (default auto)
+  --solver NAME       one_stage, two_stage, scalapack or auto (default auto)
+  --bandwidth B       two_stage: semi-bandwidth of the intermediate band matrix,
+                      a multiple of --nb (default: chosen by the solver)
   --nb NB             block-cyclic block size (default 64: large enough for BLAS-3
                       efficiency, small enough to balance N of a few thousand)
   --grid PxQ          process grid, P*Q must equal the number of ranks
@@ -129,6 +147,8 @@ Output:
 
 Accuracy: residual = max_i |A z_i - lambda_i z_i| / (N |A|_1),
           orthogonality = max |Z^H Z - I|, measured on a copy of A taken before solving.
+          Generalized: residual = max_i |A z_i - lambda_i B z_i| /
+          ((|A|_1 + |lambda_i| |B|_1) |z_i|), orthogonality = max |Z^H B Z - I|.
 )";
 }
 

@@ -18,11 +18,16 @@ class UsageError : public std::runtime_error {
 struct Options {
   bool help = false;
   std::string matrix_path;  ///< empty: random symmetric matrix of order n
+  /// Generalized problem A z = λ B z: B read from b_path (with matrix_path) or, when
+  /// b_path is empty, a random well-conditioned positive definite B of order n.
+  bool generalized = false;
+  std::string b_path;
   int n = 2000;
   char type = 'd';  ///< LAPACK letter: s, d, c, z
   int nev = -1;     ///< -1: all eigenpairs
   Solver solver = Solver::automatic;
   int nb = 64;
+  int bandwidth = 0;  ///< two_stage semi-bandwidth; 0: the solver's default
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
   std::uint64_t seed = 1;
   bool values_only = false;

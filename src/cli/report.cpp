@@ -38,8 +38,12 @@ std::string sci(const std::optional<double>& x) {
 
 std::string problem_text(const Options& o, int n) {
   std::string kind = o.type == 'c' || o.type == 'z' ? "Hermitian" : "symmetric";
+  if (o.generalized) kind = "generalized " + kind;
   if (o.matrix_path.empty())
     return "random " + kind + " N=" + std::to_string(n) + " (seed " + std::to_string(o.seed) + ")";
+  if (o.generalized)
+    return o.matrix_path + ", B " + (o.b_path.empty() ? "random" : o.b_path) +
+           " N=" + std::to_string(n);
   return o.matrix_path + " N=" + std::to_string(n);
 }
 
@@ -67,8 +71,13 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
   std::snprintf(line, sizeof line, "  %-30s %10.4f\n  %-30s %10.4f\n", "total", r.times.total,
                 "wall (barrier to barrier)", r.wall_seconds);
   out << line;
-  out << "residual       " << sci(r.residual) << "   max|Az-lz|/(N|A|_1)\n";
-  out << "orthogonality  " << sci(r.orthogonality) << "   max|Z^H Z-I|\n";
+  if (r.generalized) {
+    out << "residual       " << sci(r.residual) << "   max|Az-lBz|/((|A|_1+|l||B|_1)|z|)\n";
+    out << "orthogonality  " << sci(r.orthogonality) << "   max|Z^H B Z-I|\n";
+  } else {
+    out << "residual       " << sci(r.residual) << "   max|Az-lz|/(N|A|_1)\n";
+    out << "orthogonality  " << sci(r.orthogonality) << "   max|Z^H Z-I|\n";
+  }
 }
 
 void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
@@ -78,6 +87,8 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
       << ", \"nev\": " << r.nev << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol
       << "\", \"np\": " << ctx.nprow * ctx.npcol << ", \"nb\": " << o.nb
       << ", \"matrix\": " << (o.matrix_path.empty() ? "null" : json::string(o.matrix_path))
+      << ", \"generalized\": " << (r.generalized ? "true" : "false")
+      << ", \"B\": " << (o.b_path.empty() ? "null" : json::string(o.b_path))
       << ", \"seconds\": " << json::number(r.times.total)
       << ", \"wall_seconds\": " << json::number(r.wall_seconds) << ", \"stages\": {";
   const char* sep = "";

@@ -17,6 +17,17 @@
 namespace tseig::cli {
 namespace {
 
+// Reads a square matrix; every rank holds the broadcast header, so the checks agree
+// everywhere.
+template <class T>
+DistMatrix<T> read_square(const Grid& grid, const std::string& path, int nb) {
+  auto A = matrix_market::read<T>(grid, path, nb);
+  if (A.m() != A.n())
+    throw Error(ErrorCode::invalid_argument, path + ": matrix is " + std::to_string(A.m()) + "x" +
+                                                 std::to_string(A.n()) + ", not square");
+  return A;
+}
+
 template <class T>
 DistMatrix<T> load_matrix(const Options& o, const Grid& grid) {
   if (o.matrix_path.empty()) {
@@ -24,17 +35,27 @@ DistMatrix<T> load_matrix(const Options& o, const Grid& grid) {
     generate::random_hermitian(A, o.seed);
     return A;
   }
-  auto A = matrix_market::read<T>(grid, o.matrix_path, o.nb);
-  // Every rank holds the broadcast header, so these checks agree everywhere.
-  if (A.m() != A.n())
-    throw Error(ErrorCode::invalid_argument, o.matrix_path + ": matrix is " +
-                                                 std::to_string(A.m()) + "x" +
-                                                 std::to_string(A.n()) + ", not square");
+  auto A = read_square<T>(grid, o.matrix_path, o.nb);
   if (o.nev > A.n())
     throw Error(ErrorCode::invalid_argument, "--nev " + std::to_string(o.nev) +
                                                  " exceeds the matrix order " +
                                                  std::to_string(A.n()) + " of " + o.matrix_path);
   return A;
+}
+
+// B of a generalized problem, of A's order.
+template <class T>
+DistMatrix<T> load_b(const Options& o, const Grid& grid, int n) {
+  if (o.b_path.empty()) {
+    DistMatrix<T> B(grid, n, n, o.nb);
+    generate::random_positive_definite(B, o.seed);
+    return B;
+  }
+  auto B = read_square<T>(grid, o.b_path, o.nb);
+  if (B.n() != n)
+    throw Error(ErrorCode::invalid_argument, o.b_path + ": B is of order " + std::to_string(B.n()) +
+                                                 ", A of order " + std::to_string(n));
+  return B;
 }
 
 template <class R>
@@ -61,11 +82,13 @@ RunResult run_problem(const Options& o, const Grid& grid) {
 
   EigensolverOptions opts;
   opts.solver = o.solver;
+  opts.bandwidth = o.bandwidth;
   opts.nev = nev;
   opts.eigenvalues_only = o.values_only;
   Eigensolver<T> solver(opts);
 
-  std::optional<DistMatrix<T>> original, Z;
+  std::optional<DistMatrix<T>> original, Z, B;
+  if (o.generalized) B.emplace(load_b<T>(o, grid, n));
   if (!o.values_only) {
     original = A.clone();
     Z.emplace(grid, n, nev, o.nb);
@@ -73,7 +96,11 @@ RunResult run_problem(const Options& o, const Grid& grid) {
 
   MPI_Barrier(grid.comm());
   double start = MPI_Wtime();
-  std::vector<R> w = Z ? solver.eigenvectors(A, *Z) : solver.eigenvalues(A);
+  std::vector<R> w;
+  if (B)
+    w = Z ? solver.generalized_eigenvectors(A, *B, *Z) : solver.generalized_eigenvalues(A, *B);
+  else
+    w = Z ? solver.eigenvectors(A, *Z) : solver.eigenvalues(A);
   MPI_Barrier(grid.comm());
 
   RunResult r;
@@ -82,7 +109,11 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   r.nev = nev;
   r.times = solver.timings();
   r.lowest.assign(w.begin(), w.begin() + std::min<std::size_t>(w.size(), 10));
-  if (Z) {
+  r.generalized = o.generalized;
+  if (Z && B) {
+    r.residual = accuracy::generalized_residual(*original, *B, w, *Z);
+    r.orthogonality = accuracy::s_orthogonality(*B, *Z, nev);
+  } else if (Z) {
     r.residual = accuracy::residual(*original, w, *Z);
     r.orthogonality = accuracy::orthogonality(*Z, nev);
   }

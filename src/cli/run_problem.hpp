@@ -17,6 +17,7 @@ struct RunResult {
   StageTimes times;                               ///< Eigensolver::timings() of the solve
   double wall_seconds = 0;                        ///< barrier-to-barrier time of the solve call
   std::optional<double> residual, orthogonality;  ///< empty with --values-only
+  bool generalized = false;  ///< residual and orthogonality are the generalized ones
 };
 
 /// Collective over `grid`. Library failures arrive as tseig::Error on every rank.

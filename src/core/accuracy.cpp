@@ -107,6 +107,89 @@ real_t<T> orthogonality(const DistMatrix<T>& Z, int nev) {
   return global_max(worst, grid.comm());
 }
 
+namespace {
+
+// M·Zw for the first nev columns, in Zw's layout. M is N×N on Zw's grid; a copy blocked
+// like Zw's rows is made only when M's blocking differs.
+template <class T>
+DistMatrix<T> times(const DistMatrix<T>& M, const DistMatrix<T>& Zw, int nev) {
+  const int n = M.n();
+  DistMatrix<T> copy;
+  const bool aligned = M.grid().same_as(Zw.grid()) && M.nb() == Zw.mb() && M.csrc() == Zw.rsrc();
+  if (!aligned) copy = M.redistribute(Zw.grid(), Zw.mb(), Zw.mb(), Zw.rsrc(), Zw.rsrc());
+  const DistMatrix<T>& Mw = aligned ? M : copy;
+  DistMatrix<T> P(Zw.grid(), n, nev, Zw.mb(), Zw.nb(), Zw.rsrc(), Zw.csrc());
+  scalapack::pgemm<T>('N', 'N', n, nev, n, T(1), Mw.data(), 1, 1, Mw.desc(), Zw.data(), 1, 1,
+                      Zw.desc(), T(0), P.data(), 1, 1, P.desc());
+  return P;
+}
+
+}  // namespace
+
+template <class T>
+real_t<T> generalized_residual(const DistMatrix<T>& H, const DistMatrix<T>& S,
+                               const std::vector<real_t<T>>& w, const DistMatrix<T>& Z) {
+  using R = real_t<T>;
+  const Grid& grid = H.grid();
+  const int n = H.n();
+  const int nev = static_cast<int>(w.size());
+  raise_if_any(grid.comm(),
+               H.m() != n || S.m() != n || S.n() != n || Z.m() != n || Z.n() < nev ||
+                   !grid.same_processes(S.grid()) || !grid.same_processes(Z.grid()),
+               ErrorCode::invalid_argument,
+               "accuracy::generalized_residual: need N×N H and S and Z with N rows and at least "
+               "w.size() columns, all over the same processes");
+  if (n == 0 || nev == 0) return R(0);
+  const DistMatrix<T> Zw = Z.redistribute(grid, H.nb(), H.nb());
+  const DistMatrix<T> HZ = times(H, Zw, nev), SZ = times(S, Zw, nev);
+  const R hnorm = scalapack::plange<T>('O', n, n, H.data(), 1, 1, H.desc());
+  const R snorm = scalapack::plange<T>('O', n, n, S.data(), 1, 1, S.desc());
+  // Per column: squared norms of the scaled residual and of z, summed over the column.
+  std::vector<R> sums(2 * static_cast<std::size_t>(HZ.local_cols()), R(0));
+  for (int lj = 0; lj < HZ.local_cols(); ++lj) {
+    const R lambda = w[HZ.global_col(lj)];
+    R scale = hnorm + std::abs(lambda) * snorm;
+    if (!(scale > 0)) scale = 1;
+    for (int li = 0; li < HZ.local_rows(); ++li) {
+      sums[2 * lj] += std::norm((HZ.local(li, lj) - lambda * SZ.local(li, lj)) / scale);
+      sums[2 * lj + 1] += std::norm(Zw.local(li, lj));
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), mpi_type<R>(), MPI_SUM,
+                grid.col_comm());
+  R worst = 0;
+  for (std::size_t k = 0; k < sums.size(); k += 2)
+    worst = nan_max(worst, std::sqrt(sums[k]) / std::sqrt(sums[k + 1] > 0 ? sums[k + 1] : R(1)));
+  return global_max(worst, grid.comm());
+}
+
+template <class T>
+real_t<T> s_orthogonality(const DistMatrix<T>& S, const DistMatrix<T>& Z, int nev) {
+  using R = real_t<T>;
+  const Grid& grid = Z.grid();
+  raise_if_any(
+      grid.comm(),
+      nev < 0 || nev > Z.n() || S.m() != Z.m() || S.n() != Z.m() || !grid.same_processes(S.grid()),
+      ErrorCode::invalid_argument,
+      "accuracy::s_orthogonality: need an N×N S over Z's processes and 0 <= nev = " +
+          std::to_string(nev) + " <= " + std::to_string(Z.n()));
+  if (nev == 0 || Z.m() == 0) return R(0);
+  const DistMatrix<T> SZ = times(S, Z, nev);
+  DistMatrix<T> G(grid, nev, nev, Z.nb());
+  scalapack::pgemm<T>('C', 'N', nev, nev, Z.m(), T(1), Z.data(), 1, 1, Z.desc(), SZ.data(), 1, 1,
+                      SZ.desc(), T(0), G.data(), 1, 1, G.desc());
+  R worst = 0;
+  for (int lj = 0; lj < G.local_cols(); ++lj) {
+    const int gj = G.global_col(lj);
+    for (int li = 0; li < G.local_rows(); ++li) {
+      T g = G.local(li, lj);
+      if (G.global_row(li) == gj) g -= T(1);
+      worst = nan_max(worst, std::abs(g));
+    }
+  }
+  return global_max(worst, grid.comm());
+}
+
 template <class R>
 R eigenvalue_error(const std::vector<R>& w, const std::vector<R>& ref) {
   // Scaled by the whole reference spectrum: it stands for ‖A‖ even when only a few
@@ -119,10 +202,13 @@ R eigenvalue_error(const std::vector<R>& w, const std::vector<R>& ref) {
   return worst / scale;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                       \
-  template real_t<T> residual(const DistMatrix<T>&, const std::vector<real_t<T>>&, \
-                              const DistMatrix<T>&);                               \
-  template real_t<T> orthogonality(const DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                                                    \
+  template real_t<T> residual(const DistMatrix<T>&, const std::vector<real_t<T>>&,              \
+                              const DistMatrix<T>&);                                            \
+  template real_t<T> orthogonality(const DistMatrix<T>&, int);                                  \
+  template real_t<T> generalized_residual(const DistMatrix<T>&, const DistMatrix<T>&,           \
+                                          const std::vector<real_t<T>>&, const DistMatrix<T>&); \
+  template real_t<T> s_orthogonality(const DistMatrix<T>&, const DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 template float eigenvalue_error(const std::vector<float>&, const std::vector<float>&);

@@ -32,7 +32,15 @@ double uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t i, std::u
   return static_cast<double>(h >> 11) * 0x1.0p-52 - 1.0;
 }
 
-enum Stream : std::uint64_t { hermitian_re = 1, hermitian_im, general_re, general_im, cluster };
+enum Stream : std::uint64_t {
+  hermitian_re = 1,
+  hermitian_im,
+  general_re,
+  general_im,
+  cluster,
+  definite_re,
+  definite_im
+};
 
 template <class T>
 T random_scalar(std::uint64_t seed, Stream re, Stream im, int i, int j) {
@@ -61,6 +69,19 @@ void random_hermitian(DistMatrix<T>& A, std::uint64_t seed) {
     // Both triangles hash the lower-triangle index, so A(j,i) = conj(A(i,j)) exactly.
     T a = random_scalar<T>(seed, hermitian_re, hermitian_im, std::max(i, j), std::min(i, j));
     if (i == j) return T(std::real(a));
+    return i > j ? a : conj_if_complex(a);
+  });
+}
+
+template <class T>
+void random_positive_definite(DistMatrix<T>& A, std::uint64_t seed) {
+  require_square(A, "random_positive_definite");
+  using R = real_t<T>;
+  const double scale = 0.5 / std::max(A.n(), 1);
+  A.fill([seed, scale](int i, int j) {
+    T a = random_scalar<T>(seed, definite_re, definite_im, std::max(i, j), std::min(i, j));
+    if (i == j) return T(static_cast<R>(1.5 + 0.5 * std::real(a)));
+    a *= static_cast<R>(scale);
     return i > j ? a : conj_if_complex(a);
   });
 }
@@ -162,6 +183,7 @@ std::vector<double> frank_eigenvalues(int n) {
 
 #define TSEIG_INSTANTIATE(T)                                                                       \
   template void random_hermitian(DistMatrix<T>&, std::uint64_t);                                   \
+  template void random_positive_definite(DistMatrix<T>&, std::uint64_t);                           \
   template void random_general(DistMatrix<T>&, std::uint64_t);                                     \
   template void prescribed_spectrum(DistMatrix<T>&, const std::vector<real_t<T>>&, std::uint64_t); \
   template void laplacian_1d(DistMatrix<T>&);                                                      \

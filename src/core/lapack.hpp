@@ -32,6 +32,10 @@ TSEIG_LARFT(z, cd)
 #undef TSEIG_LARFT
 float slamch_(const char*, flen);
 double dlamch_(const char*, flen);
+void slaed4_(const int*, const int*, const float*, const float*, float*, const float*, float*,
+             int*);
+void dlaed4_(const int*, const int*, const double*, const double*, double*, const double*, double*,
+             int*);
 }
 
 /// Real symmetric tridiagonal eigensolver (divide & conquer). compz: 'N' or 'I'.
@@ -61,6 +65,22 @@ inline float lamch(char c, float) {
 }
 inline double lamch(char c, double) {
   return dlamch_(&c, 1);
+}
+
+/// Root i (0-based) of the secular equation 1 + rho·Σ z_j²/(d_j − λ) = 0, d strictly
+/// increasing, rho > 0: returns info, sets *lam and delta_j = d_j − λ (for n = 2: the
+/// normalized eigenvector instead, as ?laed5 does).
+inline int laed4(int n, int i, const float* d, const float* z, float* delta, float rho,
+                 float* lam) {
+  int info = 0, i1 = i + 1;
+  slaed4_(&n, &i1, d, z, delta, &rho, lam, &info);
+  return info;
+}
+inline int laed4(int n, int i, const double* d, const double* z, double* delta, double rho,
+                 double* lam) {
+  int info = 0, i1 = i + 1;
+  dlaed4_(&n, &i1, d, z, delta, &rho, lam, &info);
+  return info;
 }
 
 }  // namespace tseig::lapack

@@ -250,4 +250,45 @@ TSEIG_COMPLEX_EIG(pc, cf, float)
 TSEIG_COMPLEX_EIG(pz, cd, double)
 #undef TSEIG_COMPLEX_EIG
 
+extern "C" {
+#define TSEIG_GENERALIZED_DECL(p, gst, T, R)                                                   \
+  void p##potrf_(const char*, const int*, T*, const int*, const int*, const int*, int*, flen); \
+  void p##gst##_(const int*, const char*, const int*, T*, const int*, const int*, const int*,  \
+                 const T*, const int*, const int*, const int*, R*, int*, flen);                \
+  void p##trsm_(const char*, const char*, const char*, const char*, const int*, const int*,    \
+                const T*, const T*, const int*, const int*, const int*, T*, const int*,        \
+                const int*, const int*, flen, flen, flen, flen);
+TSEIG_GENERALIZED_DECL(ps, sygst, float, float)
+TSEIG_GENERALIZED_DECL(pd, sygst, double, double)
+TSEIG_GENERALIZED_DECL(pc, hegst, cf, float)
+TSEIG_GENERALIZED_DECL(pz, hegst, cd, double)
+#undef TSEIG_GENERALIZED_DECL
+}
+
+#define TSEIG_GENERALIZED(p, gst, T, R)                                                            \
+  template <>                                                                                      \
+  int ppotrf<T>(char uplo, int n, T* a, int ia, int ja, const int* desca) {                        \
+    int info = 0;                                                                                  \
+    p##potrf_(&uplo, &n, a, &ia, &ja, desca, &info, 1);                                            \
+    return info;                                                                                   \
+  }                                                                                                \
+  template <>                                                                                      \
+  int psygst<T>(char uplo, int n, T* a, int ia, int ja, const int* desca, const T* b, int ib,      \
+                int jb, const int* descb, R& scale) {                                              \
+    int ibtype = 1, info = 0;                                                                      \
+    p##gst##_(&ibtype, &uplo, &n, a, &ia, &ja, desca, b, &ib, &jb, descb, &scale, &info, 1);       \
+    return info;                                                                                   \
+  }                                                                                                \
+  template <>                                                                                      \
+  void ptrsm<T>(char side, char uplo, char transa, char diag, int m, int n, T alpha, const T* a,   \
+                int ia, int ja, const int* desca, T* b, int ib, int jb, const int* descb) {        \
+    p##trsm_(&side, &uplo, &transa, &diag, &m, &n, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb, \
+             1, 1, 1, 1);                                                                          \
+  }
+TSEIG_GENERALIZED(ps, sygst, float, float)
+TSEIG_GENERALIZED(pd, sygst, double, double)
+TSEIG_GENERALIZED(pc, hegst, cf, float)
+TSEIG_GENERALIZED(pz, hegst, cd, double)
+#undef TSEIG_GENERALIZED
+
 }  // namespace tseig::scalapack

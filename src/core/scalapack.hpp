@@ -67,4 +67,18 @@ int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int 
 template <class R>
 int pstedc(int n, R* d, R* e, R* q, const int* descq);
 
+// Generalized eigenproblem pieces (all return ScaLAPACK's info where it has one).
+// Cholesky factor of the Hermitian positive definite sub(A) (p?potrf).
+template <class T>
+int ppotrf(char uplo, int n, T* a, int ia, int ja, const int* desca);
+// sub(A) ← inv(Uᴴ)·sub(A)·inv(U) or inv(L)·sub(A)·inv(Lᴴ) (p?sygst / p?hegst, ibtype 1);
+// `scale` receives ScaLAPACK's scaling factor of the eigenvalues (1 in practice).
+template <class T>
+int psygst(char uplo, int n, T* a, int ia, int ja, const int* desca, const T* b, int ib, int jb,
+           const int* descb, real_t<T>& scale);
+// Triangular solve sub(B) ← alpha·op(sub(A))⁻¹·sub(B) (side 'L') or sub(B)·op(sub(A))⁻¹.
+template <class T>
+void ptrsm(char side, char uplo, char transa, char diag, int m, int n, T alpha, const T* a, int ia,
+           int ja, const int* desca, T* b, int ib, int jb, const int* descb);
+
 }  // namespace tseig::scalapack

@@ -1,4 +1,4 @@
-// Z ← H(0)·H(1)···H(n-2)·Z in blocks of reflectors from the last: each process row
+// Z ← H(0)·H(1)···H(r-1)·Z in blocks of reflectors from the last: each process row
 // gathers its rows of the block's V from the process columns that own the panels, forms
 // the triangular factor T, and updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
 #include "dense/backtransform_householder.hpp"
@@ -13,14 +13,15 @@
 namespace tseig::dense {
 
 template <class T>
-void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& Z,
-                               int ncols) {
+void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
+                               DistMatrix<T>& Z, int ncols) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), lr = A.local_rows();
   if (Z.mb() != nb || Z.rsrc() != A.rsrc() || Z.m() != n || !Z.grid().same_as(g))
     throw Error(ErrorCode::invalid_argument,
                 "backtransform_householder: Z must share A's grid and row distribution");
-  if (n <= 1 || ncols <= 0) return;
+  const int nr = static_cast<int>(tau.size());
+  if (nr == 0 || ncols <= 0) return;
   const int lcz = Z.local_cols_before(ncols);
   std::vector<int> grow(lr);
   for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
@@ -28,11 +29,11 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   // Blocks of about 256 reflectors (whole panels of nb) make both GEMMs efficient.
   const int width = std::max(1, 256 / nb) * nb;
   std::vector<T> V, S, Tm, Wt;
-  const int last = ((n - 2) / width) * width;  // start of the block holding reflector n-2
+  const int last = ((nr - 1) / width) * width;  // start of the block holding the last one
   for (int b0 = last; b0 >= 0; b0 -= width) {
-    const int b1 = std::min(b0 + width, n - 1), w = b1 - b0;
-    const int r0 = A.local_rows_before(b0 + 1), m = lr - r0, ldv = std::max(m, 1);
-    // My rows (≥ b0+1) of V, panel by panel from the process column that owns it.
+    const int b1 = std::min(b0 + width, nr), w = b1 - b0;
+    const int r0 = A.local_rows_before(b0 + offset), m = lr - r0, ldv = std::max(m, 1);
+    // My rows (≥ b0+offset) of V, panel by panel from the process column that owns it.
     V.assign(static_cast<std::size_t>(ldv) * w, T(0));
     for (int k0 = b0; k0 < b1; k0 += nb) {
       const int k1 = std::min(k0 + nb, b1), pc = A.col_owner(k0);
@@ -43,9 +44,9 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
           for (int li = r0; li < lr; ++li) {
             const int gi = grow[li];
             Vp[(li - r0) + static_cast<std::size_t>(j - k0) * ldv] =
-                gi < j + 1    ? T(0)
-                : gi == j + 1 ? T(1)
-                              : A.local(li, lcol0 + (j - k0));
+                gi < j + offset    ? T(0)
+                : gi == j + offset ? T(1)
+                                   : A.local(li, lcol0 + (j - k0));
           }
       }
       broadcast_along_row(g, Vp, ldv * (k1 - k0), pc);
@@ -66,7 +67,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
       }
     }
     if (lcz == 0) continue;
-    // W = T·(Vᴴ·Z(b0+1:n, :)), then Z −= V·W.
+    // W = T·(Vᴴ·Z(b0+offset:n, :)), then Z −= V·W.
     Wt.assign(static_cast<std::size_t>(w) * lcz, T(0));
     blas::gemm('C', 'N', w, lcz, m, T(1), V.data(), ldv, &Z.local(r0, 0), Z.lld(), T(0), Wt.data(),
                w);
@@ -78,7 +79,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
 }
 
 #define TSEIG_INSTANTIATE(T)                                                           \
-  template void backtransform_householder(const DistMatrix<T>&, const std::vector<T>&, \
+  template void backtransform_householder(const DistMatrix<T>&, const std::vector<T>&, int, \
                                           DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

@@ -1,17 +1,19 @@
 #pragma once
-// Back-transformation of the one-stage path: Z ← Q·Z with the Householder reflectors
-// left in A by tridiagonalize, applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs.
+// Z ← Q·Z with Householder reflectors stored in the columns of A below a diagonal
+// (those of tridiagonalize: one-stage back-transform; those of reduce_to_band: stage 5
+// of the two-stage path), applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs.
 #include <vector>
 
 #include "tseig/matrix.hpp"
 
 namespace tseig::dense {
 
-/// Collective. A and tau as returned by tridiagonalize. Z: n×≥ncols on A's grid with
-/// A's row distribution (Z.mb() == A.nb(), Z.rsrc() == 0); its first ncols columns are
-/// multiplied by Q. Cost ∝ n²·ncols.
+/// Collective. Reflector j (0 ≤ j < tau.size()) has v(j+offset) = 1, v below that in
+/// A(j+offset+1.., j), zeros above; Q = H(0)·H(1)··· (offset 1: tridiagonalize, offset b:
+/// reduce_to_band). Z: n×≥ncols on A's grid with A's row distribution (Z.mb() == A.nb(),
+/// Z.rsrc() == 0); its first ncols columns are multiplied by Q. Cost ∝ n²·ncols.
 template <class T>
-void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& Z,
-                               int ncols);
+void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
+                               DistMatrix<T>& Z, int ncols);
 
 }  // namespace tseig::dense

@@ -7,8 +7,10 @@
 
 #include "core/instantiate.hpp"
 #include "dense/check_input.hpp"
+#include "dense/generalized.hpp"
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
+#include "dense/two_stage.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -21,15 +23,17 @@ const char* to_string(Solver s) {
       return "scalapack";
     case Solver::one_stage:
       return "one_stage";
+    case Solver::two_stage:
+      return "two_stage";
   }
   return "unknown";
 }
 
 Solver solver_from_string(const std::string& name) {
-  for (Solver s : {Solver::automatic, Solver::scalapack, Solver::one_stage})
+  for (Solver s : {Solver::automatic, Solver::scalapack, Solver::one_stage, Solver::two_stage})
     if (name == to_string(s)) return s;
   throw Error(ErrorCode::invalid_argument,
-              "unknown solver '" + name + "' (expected auto, scalapack or one_stage)");
+              "unknown solver '" + name + "' (expected auto, scalapack, one_stage or two_stage)");
 }
 
 void StageTimes::add(const std::string& name, double seconds) {
@@ -85,7 +89,8 @@ std::vector<real_t<T>> Eigensolver<T>::eigenvectors(DistMatrix<T>& A, DistMatrix
 }
 
 template <class T>
-std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z) {
+std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
+                                             const CholeskyFactor<T>* factor) {
   const double start = MPI_Wtime();
   times_ = StageTimes{};
   const Grid& grid = A.grid();
@@ -98,16 +103,19 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
       comm,
       !ranks_agree(
           comm, {n, nev, bs, static_cast<int>(options_.solver), static_cast<int>(options_.triangle),
-                 options_.check_input ? 1 : 0, options_.eigenvalues_only ? 1 : 0, Z ? 1 : 0}),
+                 options_.check_input ? 1 : 0, options_.eigenvalues_only ? 1 : 0, Z ? 1 : 0,
+                 options_.bandwidth, factor ? 1 : 0}),
       ErrorCode::invalid_argument,
       "ranks called the eigensolver with different arguments (N, nev, block size, "
-      "solver, triangle, check_input, eigenvalues_only) or mixed eigenvalues() and "
-      "eigenvectors()");
+      "solver, triangle, check_input, eigenvalues_only, bandwidth) or mixed eigenvalues(), "
+      "eigenvectors() and the generalized calls");
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
                "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
   raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
+  raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
+               "bandwidth must be >= 0 (0: the solver's default)");
   if (Z) {
     raise_if_any(comm, !grid.same_processes(Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
@@ -132,9 +140,12 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
     dense::check_input(*W, options_.triangle);
     times_.add("check_input", MPI_Wtime() - t);
   }
-  dense::make_lower_valid(*W, options_.triangle);
-
   const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
+  if (factor)
+    dense::reduce_generalized(*W, options_.triangle, *factor, solver, times_);
+  else
+    dense::make_lower_valid(*W, options_.triangle);
+
   // The solvers write into a Z with the working layout; the caller's Z gets a copy when
   // its layout differs.
   DistMatrix<T> zwork;
@@ -148,9 +159,18 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z)
       Zs = &zwork;
     }
   }
-  std::vector<real_t<T>> w = solver == Solver::scalapack
-                                 ? dense::solve_scalapack(*W, nev, Zs, times_)
-                                 : dense::solve_one_stage(*W, nev, Zs, times_);
+  std::vector<real_t<T>> w;
+  switch (solver) {
+    case Solver::scalapack:
+      w = dense::solve_scalapack(*W, nev, Zs, times_);
+      break;
+    case Solver::two_stage:
+      w = dense::solve_two_stage(*W, nev, options_.bandwidth, Zs, times_);
+      break;
+    default:
+      w = dense::solve_one_stage(*W, nev, Zs, times_);
+  }
+  if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, times_);
   if (Z && Zs != Z) {
     double t = MPI_Wtime();
     Z->copy_from(*Zs, nev);

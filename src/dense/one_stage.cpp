@@ -21,7 +21,7 @@ std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>*
 
   if (Z) {
     t = MPI_Wtime();
-    backtransform_householder(A, tri.tau, *Z, nev);
+    backtransform_householder(A, tri.tau, 1, *Z, nev);
     times.add("backtransform", MPI_Wtime() - t);
   }
   w.resize(nev);

@@ -1,13 +1,18 @@
-// Tridiagonal eigensolver. Eigenvectors: ScaLAPACK's distributed divide & conquer
-// (p?stedc) into an n×n block-cyclic matrix, of which the first nev columns are kept.
-// Eigenvalues only: LAPACK ?stedc on every rank (O(n²)). Either way rank 0's values are
-// broadcast so all ranks agree bit for bit.
+// Tridiagonal eigensolver. Eigenvectors: our distributed divide & conquer
+// (divide_conquer/), which forms only the nev wanted eigenvectors at the top merge and
+// keeps O(n²/P) memory per rank. Eigenvalues only: LAPACK ?stedc 'N' (root-free QR,
+// O(n²), no eigenvector work) on rank 0, broadcast so all ranks agree bit for bit.
 #include "dense/tridiagonal_solve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "core/instantiate.hpp"
 #include "core/lapack.hpp"
 #include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
+#include "dense/divide_conquer/to_block_cyclic.hpp"
+#include "dense/divide_conquer/tree.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -16,34 +21,55 @@ template <class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
                                          std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z) {
   using R = real_t<T>;
+  const Grid& g = Z ? Z->grid() : grid;
   const int n = static_cast<int>(d.size());
-  e.resize(std::max(n, 1));
+  const bool bad = static_cast<int>(e.size()) < n - 1 || nev < 0 || nev > n ||
+                   (Z && (Z->m() != n || Z->n() < nev));
+  raise_if_any(g.comm(), bad, ErrorCode::invalid_argument,
+               "solve_tridiagonal: need |e| ≥ n − 1, 0 ≤ nev ≤ n and Z of n rows, ≥ nev columns");
+  e.resize(std::max(n - 1, 0));
+  const bool finite = std::all_of(d.begin(), d.end(), [](R x) { return std::isfinite(x); }) &&
+                      std::all_of(e.begin(), e.end(), [](R x) { return std::isfinite(x); });
+  raise_if_any(g.comm(), !finite, ErrorCode::not_finite,
+               "solve_tridiagonal: the tridiagonal matrix contains NaN or Inf");
   if (n == 0) return d;
+
   if (!Z) {
-    int info = lapack::stedc<R>('N', n, d.data(), e.data(), nullptr, 1);
-    raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
+    int info = 0;
+    if (g.rank() == 0) info = lapack::stedc<R>('N', n, d.data(), e.data(), nullptr, 1);
+    raise_if_any(g.comm(), info != 0, ErrorCode::numerical_failure,
                  "tridiagonal eigensolver (?stedc) failed with info = " + std::to_string(info));
-    MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
+    MPI_Bcast(d.data(), n, mpi_type<R>(), 0, g.comm());
     return d;
   }
-  // p?stedc wants square blocks starting on process (0, 0).
-  DistMatrix<R> Q(grid, n, n, Z->mb(), Z->mb());
-  int info = 0;
-  collectively(grid.comm(),
-               [&] { info = scalapack::pstedc<R>(n, d.data(), e.data(), Q.data(), Q.desc()); });
-  raise_if_any(grid.comm(), info != 0, ErrorCode::numerical_failure,
-               "tridiagonal eigensolver (p?stedc) failed with info = " + std::to_string(info));
-  // Ranks that own no part of Q (N < NB) may hold unsorted values; process (0, 0) is right.
-  MPI_Bcast(d.data(), n, mpi_type<R>(), 0, grid.comm());
-  if constexpr (is_complex_v<T>) {
-    DistMatrix<R> Qz(grid, n, Z->n(), Z->mb(), Z->nb(), Z->rsrc(), Z->csrc());
-    Qz.copy_from(Q, nev);
-    for (int lj = 0; lj < Z->local_cols_before(nev); ++lj)
-      for (int li = 0; li < Z->local_rows(); ++li) Z->local(li, lj) = T(Qz.local(li, lj));
+
+  // Scale to max-norm 1 (as ?stedc) so neither tiny nor huge entries under/overflow;
+  // division by the largest entry cannot overflow.
+  R scale = 0;
+  for (R x : d) scale = std::max(scale, std::abs(x));
+  for (R x : e) scale = std::max(scale, std::abs(x));
+  if (scale > 0) {
+    for (R& x : d) x /= scale;
+    for (R& x : e) x /= scale;
   } else {
-    Z->copy_from(Q, nev);
+    scale = 1;
   }
-  return d;
+  // Negligible off-diagonals (?stedc's test) become exact splits: a merge across one
+  // deflates completely.
+  const R eps = std::numeric_limits<R>::epsilon();
+  for (int i = 0; i + 1 < n; ++i)
+    if (std::abs(e[i]) <= eps * std::sqrt(std::abs(d[i])) * std::sqrt(std::abs(d[i + 1]))) e[i] = 0;
+
+  const dc::RowSplit split = dc::split_rows(n, g.size());
+  dc::Piece<R> piece = dc::divide_and_conquer(g.comm(), split, std::move(d), e, nev);
+  raise_if_any(g.comm(), piece.failed, ErrorCode::numerical_failure,
+               "tridiagonal divide & conquer: a LAPACK kernel (?stedc or ?laed4) failed");
+  std::vector<R> w = std::move(piece.w);
+  w.resize(n);
+  MPI_Bcast(w.data(), n, mpi_type<R>(), 0, g.comm());
+  for (R& x : w) x *= scale;
+  dc::rows_to_block_cyclic(split.first, piece.q.data(), nev, *Z);
+  return w;
 }
 
 #define TSEIG_INSTANTIATE(T)                                                             \

@@ -9,8 +9,9 @@ namespace tseig::dense {
 
 /// Collective over Z's grid (or `grid` when Z is null). Returns all n eigenvalues of
 /// tridiag(e, d, e) in ascending order, identical on every rank. With Z (n×≥nev, any
-/// layout) the eigenvectors of the nev lowest go to Z's first nev columns.
-/// Today every rank runs LAPACK ?stedc on the whole problem and keeps its part.
+/// layout) the eigenvectors of the nev lowest go to Z's first nev columns (real vectors
+/// copied into a complex Z). Distributed divide & conquer: O(n²/P) memory per rank, and
+/// only the nev wanted eigenvectors are formed at the top merge.
 template <class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
                                          std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z);

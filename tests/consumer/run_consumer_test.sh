@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs a tseig build tree into a scratch prefix and uses it from outside, as a user
-# would: a find_package(tseig) project, then a plain compiler fed by pkg-config; both
-# programs run on 2 MPI ranks. Usage: run_consumer_test.sh BUILD_DIR VERSION
-# Environment (set by ctest): CMAKE_COMMAND, MPIEXEC, MPIEXEC_FLAGS, CXX, CXXFLAGS, LDFLAGS.
+# would: a find_package(tseig) project, then a plain compiler fed by pkg-config, then (with
+# Fortran) the Fortran example; each program runs on 2 MPI ranks.
+# Usage: run_consumer_test.sh BUILD_DIR VERSION
+# Environment (set by ctest): CMAKE_COMMAND, MPIEXEC, MPIEXEC_FLAGS, CXX, CXXFLAGS, LDFLAGS,
+# and FC when tseig was built with Fortran (then the Fortran example is built and run too).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 version=$2
@@ -33,14 +35,15 @@ run_consumer() {
   grep -q "^tseig $version on .*: consumer OK" <<<"$out"
 }
 
-# libtseig.so must come from the prefix, not from the build tree (static builds: none).
+# libtseig*.so must come from the prefix, not from the build tree (static builds: none).
 check_libtseig_from_prefix() {
   local lib
-  lib=$(ldd "$1" | awk '/libtseig/ {print $3}')
-  if [[ -n $lib && $(realpath "$lib") != "$(realpath "$prefix")"/* ]]; then
-    echo "$1 loads $lib, outside $prefix"
-    return 1
-  fi
+  for lib in $(ldd "$1" | awk '/libtseig/ {print $3}'); do
+    if [[ $(realpath "$lib") != "$(realpath "$prefix")"/* ]]; then
+      echo "$1 loads $lib, outside $prefix"
+      return 1
+    fi
+  done
 }
 
 echo "== cmake --install $build --prefix $prefix"
@@ -75,6 +78,22 @@ echo "pkg-config ${pc_static[*]} --cflags --libs tseig: ${pc_flags[*]}"
   -Wl,-rpath,"$libdir" "${ldflags[@]}"
 check_libtseig_from_prefix "$work/consumer-pc"
 run_consumer "$work/consumer-pc"
+
+# Fortran: the example of fortran_interface/examples, built against the installed module
+# and tseig::tseig_fortran as a DFT code would (only when tseig was built with Fortran).
+if [[ -n ${FC:-} ]]; then
+  echo "== Fortran example with find_package(tseig COMPONENTS Fortran)"
+  compgen -G "$prefix/include/tseig/fortran/tseig.mod" >/dev/null ||
+    { echo "no tseig.mod under $prefix/include/tseig/fortran"; exit 1; }
+  "$cmake" -S "$here/../../fortran_interface/examples" -B "$work/fortran-build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_Fortran_COMPILER="$FC" -DCMAKE_BUILD_TYPE=Release \
+    >"$work/fortran-configure.log" || { cat "$work/fortran-configure.log"; exit 1; }
+  "$cmake" --build "$work/fortran-build"
+  check_libtseig_from_prefix "$work/fortran-build/tseig_example"
+  out=$("$mpiexec" -n 2 "${mpiexec_flags[@]}" "$work/fortran-build/tseig_example")
+  echo "$out"
+  grep -q "^tseig Fortran example: OK" <<<"$out"
+fi
 
 if [[ -x $prefix/bin/tseig-solve ]]; then
   echo "== installed tseig-solve finds the installed libtseig (RPATH)"

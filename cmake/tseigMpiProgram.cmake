@@ -1,0 +1,21 @@
+# add_mpi_program(name SOURCES src... RANKS n... [LIBRARIES lib...] [LABELS label...] [TIMEOUT s])
+# add_mpi_test for programs without GoogleTest (C and Fortran tests): one executable,
+# registered with ctest once per rank count (name_np<N>); it passes when every rank exits 0.
+set(TSEIG_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra flags for mpiexec in tests")
+function(add_mpi_program name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBRARIES;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  foreach(np IN LISTS ARG_RANKS)
+    add_test(NAME ${name}_np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TSEIG_MPIEXEC_FLAGS}
+                     ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+    # The same environment as add_mpi_test (root in containers, 1 BLAS thread, yield).
+    set_tests_properties(${name}_np${np} PROPERTIES
+      LABELS "mpi;np${np};${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0")
+  endforeach()
+endfunction()

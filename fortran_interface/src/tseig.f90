@@ -1,0 +1,834 @@
+! Fortran 2008 interface of tseig (iso_c_binding over include/tseig/tseig.h), in ELPA's style:
+!
+!   use tseig
+!   type(tseig_t) :: e
+!   call e%create(error)
+!   call e%set("na", na, error);  call e%set("nev", nev, error);  call e%set("nblk", nblk, error)
+!   call e%set("local_nrows", nrows, error);  call e%set("local_ncols", ncols, error)
+!   call e%set("mpi_comm_parent", MPI_COMM_WORLD, error)   ! a Fortran communicator handle
+!   call e%set("process_row", myrow, error);  call e%set("process_col", mycol, error)
+!   call e%setup(error)
+!   call e%set("solver", "two_stage", error)
+!   call e%eigenvectors(a, ev, q, error)                    ! real/complex, single/double
+!   call e%destroy(error)
+!
+! Parameters, collectiveness and error codes are those of tseig.h. The `error` argument is
+! optional everywhere: when it is absent and the call fails, the message is printed and
+! the program stops (error stop), as in ELPA. Local arrays are the ELPA/ScaLAPACK local
+! parts: a(local_nrows, local_ncols), ev(na), q(local_nrows, local_ncols).
+! The ScaLAPACK drop-ins (tseig_pdsyevd, ... tseig_pchegvd) are declared here with their
+! C names; codes without this module may call them as external procedures too.
+module tseig
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  implicit none
+  private
+
+  integer, parameter, public :: TSEIG_OK = 0
+  integer, parameter, public :: TSEIG_ERROR_INVALID_ARGUMENT = 1
+  integer, parameter, public :: TSEIG_ERROR_INVALID_DESCRIPTOR = 2
+  integer, parameter, public :: TSEIG_ERROR_GRID_MISMATCH = 3
+  integer, parameter, public :: TSEIG_ERROR_NOT_HERMITIAN = 4
+  integer, parameter, public :: TSEIG_ERROR_NOT_FINITE = 5
+  integer, parameter, public :: TSEIG_ERROR_NOT_POSITIVE_DEFINITE = 6
+  integer, parameter, public :: TSEIG_ERROR_IO = 7
+  integer, parameter, public :: TSEIG_ERROR_NUMERICAL_FAILURE = 8
+  integer, parameter, public :: TSEIG_ERROR_MPI = 9
+  integer, parameter, public :: TSEIG_ERROR_OUT_OF_MEMORY = 10
+  integer, parameter, public :: TSEIG_ERROR_UNSUPPORTED = 11
+  integer, parameter, public :: TSEIG_ERROR_UNKNOWN_PARAMETER = 100
+  integer, parameter, public :: TSEIG_ERROR_WRONG_TYPE = 101
+  integer, parameter, public :: TSEIG_ERROR_PARAMETER_NOT_SET = 102
+  integer, parameter, public :: TSEIG_ERROR_SETUP_MISSING = 103
+  integer, parameter, public :: TSEIG_ERROR_ALREADY_SETUP = 104
+  integer, parameter, public :: TSEIG_ERROR_NULL_HANDLE = 105
+  integer, parameter, public :: TSEIG_ERROR_NO_FACTOR = 106
+  integer, parameter, public :: TSEIG_ERROR_FACTOR_MISMATCH = 107
+  integer, parameter, public :: TSEIG_ERROR_INTERNAL = 199
+
+  public :: tseig_strerror
+
+  !> A tseig handle (tseig_handle_t* of the C API).
+  type, public :: tseig_t
+    type(c_ptr) :: handle = c_null_ptr
+  contains
+    procedure :: create => tseig_create_
+    procedure :: destroy => tseig_destroy_
+    procedure :: setup => tseig_setup_
+    procedure :: last_error_message => tseig_last_error_message_
+    procedure, private :: set_int, set_string, get_int, get_string
+    generic :: set => set_int, set_string
+    generic :: get => get_int, get_string
+    procedure, private :: eigenvectors_d, eigenvectors_f, eigenvectors_z, eigenvectors_c
+    generic :: eigenvectors => eigenvectors_d, eigenvectors_f, eigenvectors_z, eigenvectors_c
+    procedure, private :: eigenvalues_d, eigenvalues_f, eigenvalues_z, eigenvalues_c
+    generic :: eigenvalues => eigenvalues_d, eigenvalues_f, eigenvalues_z, eigenvalues_c
+    procedure, private :: generalized_eigenvectors_d, generalized_eigenvectors_f, &
+        generalized_eigenvectors_z, generalized_eigenvectors_c
+    generic :: generalized_eigenvectors => generalized_eigenvectors_d, &
+        generalized_eigenvectors_f, generalized_eigenvectors_z, generalized_eigenvectors_c
+    procedure, private :: generalized_eigenvalues_d, generalized_eigenvalues_f, &
+        generalized_eigenvalues_z, generalized_eigenvalues_c
+    generic :: generalized_eigenvalues => generalized_eigenvalues_d, &
+        generalized_eigenvalues_f, generalized_eigenvalues_z, generalized_eigenvalues_c
+    procedure, private :: cholesky_d, cholesky_f, cholesky_z, cholesky_c
+    generic :: cholesky => cholesky_d, cholesky_f, cholesky_z, cholesky_c
+    procedure, private :: invert_triangular_d, invert_triangular_f, invert_triangular_z, &
+        invert_triangular_c
+    generic :: invert_triangular => invert_triangular_d, invert_triangular_f, &
+        invert_triangular_z, invert_triangular_c
+    procedure, private :: hermitian_multiply_d, hermitian_multiply_f, hermitian_multiply_z, &
+        hermitian_multiply_c
+    generic :: hermitian_multiply => hermitian_multiply_d, hermitian_multiply_f, &
+        hermitian_multiply_z, hermitian_multiply_c
+  end type tseig_t
+
+  interface
+    integer(c_int) function c_create(h) bind(C, name="tseig_create")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: h
+    end function
+    integer(c_int) function c_destroy(h) bind(C, name="tseig_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_setup(h) bind(C, name="tseig_setup")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_set_int(h, name, value) bind(C, name="tseig_set_int")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: value
+    end function
+    integer(c_int) function c_get_int(h, name, value) bind(C, name="tseig_get_int")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: value
+    end function
+    integer(c_int) function c_set_string(h, name, value) bind(C, name="tseig_set_string")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*), value(*)
+    end function
+    integer(c_int) function c_get_string(h, name, value, length) bind(C, name="tseig_get_string")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(out) :: value(*)
+      integer(c_int), value :: length
+    end function
+    type(c_ptr) function c_strerror(code) bind(C, name="tseig_strerror")
+      import :: c_int, c_ptr
+      integer(c_int), value :: code
+    end function
+    type(c_ptr) function c_last_error_message(h) bind(C, name="tseig_last_error_message")
+      import :: c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_size_t) function c_strlen(s) bind(C, name="strlen")
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: s
+    end function
+    integer(c_int) function c_eigenvectors_d(h, a, ev, q) bind(C, name="tseig_eigenvectors_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*), q(*)
+      real(c_double) :: ev(*)
+    end function
+    integer(c_int) function c_eigenvalues_d(h, a, ev) bind(C, name="tseig_eigenvalues_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*)
+      real(c_double) :: ev(*)
+    end function
+    integer(c_int) function c_generalized_eigenvectors_d(h, a, b, ev, q, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvectors_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*), q(*)
+      real(c_double), intent(in) :: b(*)
+      real(c_double) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_generalized_eigenvalues_d(h, a, b, ev, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvalues_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*)
+      real(c_double), intent(in) :: b(*)
+      real(c_double) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_cholesky_d(h, a) bind(C, name="tseig_cholesky_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*)
+    end function
+    integer(c_int) function c_invert_triangular_d(h, a) bind(C, name="tseig_invert_triangular_d")
+      import
+      type(c_ptr), value :: h
+      real(c_double) :: a(*)
+    end function
+    integer(c_int) function c_hermitian_multiply_d(h, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, &
+        c, nrows_c, ncols_c) bind(C, name="tseig_hermitian_multiply_d")
+      import
+      type(c_ptr), value :: h
+      character(kind=c_char), value :: uplo_a, uplo_c
+      integer(c_int), value :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+      real(c_double), intent(in) :: a(*), b(*)
+      real(c_double) :: c(*)
+    end function
+    integer(c_int) function c_eigenvectors_f(h, a, ev, q) bind(C, name="tseig_eigenvectors_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*), q(*)
+      real(c_float) :: ev(*)
+    end function
+    integer(c_int) function c_eigenvalues_f(h, a, ev) bind(C, name="tseig_eigenvalues_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*)
+      real(c_float) :: ev(*)
+    end function
+    integer(c_int) function c_generalized_eigenvectors_f(h, a, b, ev, q, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvectors_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*), q(*)
+      real(c_float), intent(in) :: b(*)
+      real(c_float) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_generalized_eigenvalues_f(h, a, b, ev, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvalues_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*)
+      real(c_float), intent(in) :: b(*)
+      real(c_float) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_cholesky_f(h, a) bind(C, name="tseig_cholesky_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*)
+    end function
+    integer(c_int) function c_invert_triangular_f(h, a) bind(C, name="tseig_invert_triangular_f")
+      import
+      type(c_ptr), value :: h
+      real(c_float) :: a(*)
+    end function
+    integer(c_int) function c_hermitian_multiply_f(h, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, &
+        c, nrows_c, ncols_c) bind(C, name="tseig_hermitian_multiply_f")
+      import
+      type(c_ptr), value :: h
+      character(kind=c_char), value :: uplo_a, uplo_c
+      integer(c_int), value :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+      real(c_float), intent(in) :: a(*), b(*)
+      real(c_float) :: c(*)
+    end function
+    integer(c_int) function c_eigenvectors_z(h, a, ev, q) bind(C, name="tseig_eigenvectors_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*), q(*)
+      real(c_double) :: ev(*)
+    end function
+    integer(c_int) function c_eigenvalues_z(h, a, ev) bind(C, name="tseig_eigenvalues_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*)
+      real(c_double) :: ev(*)
+    end function
+    integer(c_int) function c_generalized_eigenvectors_z(h, a, b, ev, q, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvectors_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*), q(*)
+      complex(c_double_complex), intent(in) :: b(*)
+      real(c_double) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_generalized_eigenvalues_z(h, a, b, ev, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvalues_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*)
+      complex(c_double_complex), intent(in) :: b(*)
+      real(c_double) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_cholesky_z(h, a) bind(C, name="tseig_cholesky_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*)
+    end function
+    integer(c_int) function c_invert_triangular_z(h, a) bind(C, name="tseig_invert_triangular_z")
+      import
+      type(c_ptr), value :: h
+      complex(c_double_complex) :: a(*)
+    end function
+    integer(c_int) function c_hermitian_multiply_z(h, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, &
+        c, nrows_c, ncols_c) bind(C, name="tseig_hermitian_multiply_z")
+      import
+      type(c_ptr), value :: h
+      character(kind=c_char), value :: uplo_a, uplo_c
+      integer(c_int), value :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+      complex(c_double_complex), intent(in) :: a(*), b(*)
+      complex(c_double_complex) :: c(*)
+    end function
+    integer(c_int) function c_eigenvectors_c(h, a, ev, q) bind(C, name="tseig_eigenvectors_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*), q(*)
+      real(c_float) :: ev(*)
+    end function
+    integer(c_int) function c_eigenvalues_c(h, a, ev) bind(C, name="tseig_eigenvalues_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*)
+      real(c_float) :: ev(*)
+    end function
+    integer(c_int) function c_generalized_eigenvectors_c(h, a, b, ev, q, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvectors_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*), q(*)
+      complex(c_float_complex), intent(in) :: b(*)
+      real(c_float) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_generalized_eigenvalues_c(h, a, b, ev, is_already_decomposed) &
+        bind(C, name="tseig_generalized_eigenvalues_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*)
+      complex(c_float_complex), intent(in) :: b(*)
+      real(c_float) :: ev(*)
+      integer(c_int), value :: is_already_decomposed
+    end function
+    integer(c_int) function c_cholesky_c(h, a) bind(C, name="tseig_cholesky_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*)
+    end function
+    integer(c_int) function c_invert_triangular_c(h, a) bind(C, name="tseig_invert_triangular_c")
+      import
+      type(c_ptr), value :: h
+      complex(c_float_complex) :: a(*)
+    end function
+    integer(c_int) function c_hermitian_multiply_c(h, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, &
+        c, nrows_c, ncols_c) bind(C, name="tseig_hermitian_multiply_c")
+      import
+      type(c_ptr), value :: h
+      character(kind=c_char), value :: uplo_a, uplo_c
+      integer(c_int), value :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+      complex(c_float_complex), intent(in) :: a(*), b(*)
+      complex(c_float_complex) :: c(*)
+    end function
+  end interface
+
+  ! ScaLAPACK drop-ins: the arguments of p?syevd / p?heevd and (generalized) of p?sygvx
+  ! without selection and workspace; see tseig.h.
+  interface
+    subroutine tseig_pdsyevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, work, lwork, &
+        iwork, liwork, info) bind(C, name="tseig_pdsyevd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), iz, jz, descz(9), lwork, liwork
+      real(c_double) :: a(*), z(*), work(*)
+      real(c_double) :: w(*)
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pssyevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, work, lwork, &
+        iwork, liwork, info) bind(C, name="tseig_pssyevd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), iz, jz, descz(9), lwork, liwork
+      real(c_float) :: a(*), z(*), work(*)
+      real(c_float) :: w(*)
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pzheevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, work, &
+        lwork, rwork, lrwork, &
+        iwork, liwork, info) bind(C, name="tseig_pzheevd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), iz, jz, descz(9), lwork, liwork
+      complex(c_double_complex) :: a(*), z(*), work(*)
+      real(c_double) :: w(*)
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+      real(c_double) :: rwork(*)
+      integer(c_int), intent(in) :: lrwork
+    end subroutine
+    subroutine tseig_pcheevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, work, &
+        lwork, rwork, lrwork, &
+        iwork, liwork, info) bind(C, name="tseig_pcheevd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), iz, jz, descz(9), lwork, liwork
+      complex(c_float_complex) :: a(*), z(*), work(*)
+      real(c_float) :: w(*)
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+      real(c_float) :: rwork(*)
+      integer(c_int), intent(in) :: lrwork
+    end subroutine
+    subroutine tseig_pdsygvd(ibtype, jobz, uplo, n, a, ia, ja, desca, b, ib, jb, descb, w, z, &
+        iz, jz, &
+        descz, info) bind(C, name="tseig_pdsygvd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: ibtype, n, ia, ja, desca(9), ib, jb, descb(9), iz, jz, descz(9)
+      real(c_double) :: a(*), z(*)
+      real(c_double), intent(in) :: b(*)
+      real(c_double) :: w(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pssygvd(ibtype, jobz, uplo, n, a, ia, ja, desca, b, ib, jb, descb, w, z, &
+        iz, jz, &
+        descz, info) bind(C, name="tseig_pssygvd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: ibtype, n, ia, ja, desca(9), ib, jb, descb(9), iz, jz, descz(9)
+      real(c_float) :: a(*), z(*)
+      real(c_float), intent(in) :: b(*)
+      real(c_float) :: w(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pzhegvd(ibtype, jobz, uplo, n, a, ia, ja, desca, b, ib, jb, descb, w, z, &
+        iz, jz, &
+        descz, info) bind(C, name="tseig_pzhegvd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: ibtype, n, ia, ja, desca(9), ib, jb, descb(9), iz, jz, descz(9)
+      complex(c_double_complex) :: a(*), z(*)
+      complex(c_double_complex), intent(in) :: b(*)
+      real(c_double) :: w(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pchegvd(ibtype, jobz, uplo, n, a, ia, ja, desca, b, ib, jb, descb, w, z, &
+        iz, jz, &
+        descz, info) bind(C, name="tseig_pchegvd")
+      import
+      character(kind=c_char), intent(in) :: jobz, uplo
+      integer(c_int), intent(in) :: ibtype, n, ia, ja, desca(9), ib, jb, descb(9), iz, jz, descz(9)
+      complex(c_float_complex) :: a(*), z(*)
+      complex(c_float_complex), intent(in) :: b(*)
+      real(c_float) :: w(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+  end interface
+  public :: tseig_pdsyevd, tseig_pdsygvd
+  public :: tseig_pssyevd, tseig_pssygvd
+  public :: tseig_pzheevd, tseig_pzhegvd
+  public :: tseig_pcheevd, tseig_pchegvd
+
+contains
+
+  ! NUL-terminated copy of a Fortran string (trailing blanks removed).
+  pure function c_string(s) result(c)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=len_trim(s) + 1) :: c
+    c = trim(s)//c_null_char
+  end function
+
+  ! Fortran copy of a NUL-terminated C string.
+  function f_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function
+
+  !> Text of an error code ("TSEIG_ERROR_WRONG_TYPE: ...").
+  function tseig_strerror(code) result(text)
+    integer, intent(in) :: code
+    character(len=:), allocatable :: text
+    text = f_string(c_strerror(int(code, c_int)))
+  end function
+
+  ! Hands the code to the caller, or (no error argument) stops on failure.
+  subroutine finish(self, code, what, error)
+    class(tseig_t), intent(in) :: self
+    integer(c_int), intent(in) :: code
+    character(len=*), intent(in) :: what
+    integer, intent(out), optional :: error
+    if (present(error)) then
+      error = int(code)
+    else if (code /= TSEIG_OK) then
+      write (error_unit, '(5a)') "tseig: ", what, " failed: ", tseig_strerror(int(code)), &
+        ": "//self%last_error_message()
+      error stop 1
+    end if
+  end subroutine
+
+  !> Detailed message of the last call on this handle ("" after success).
+  function tseig_last_error_message_(self) result(text)
+    class(tseig_t), intent(in) :: self
+    character(len=:), allocatable :: text
+    text = f_string(c_last_error_message(self%handle))
+  end function
+
+  !> Local. A new handle with no parameter set.
+  subroutine tseig_create_(self, error)
+    class(tseig_t), intent(inout) :: self
+    integer, intent(out), optional :: error
+    call finish(self, c_create(self%handle), "create", error)
+  end subroutine
+
+  !> Collective after setup. Frees the handle (a no-op on a handle never created).
+  subroutine tseig_destroy_(self, error)
+    class(tseig_t), intent(inout) :: self
+    integer, intent(out), optional :: error
+    call finish(self, c_destroy(self%handle), "destroy", error)
+    self%handle = c_null_ptr
+  end subroutine
+
+  !> Collective. Builds the process grid; layout parameters are fixed from then on.
+  subroutine tseig_setup_(self, error)
+    class(tseig_t), intent(inout) :: self
+    integer, intent(out), optional :: error
+    call finish(self, c_setup(self%handle), "setup", error)
+  end subroutine
+
+  subroutine set_int(self, name, value, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: value
+    integer, intent(out), optional :: error
+    call finish(self, c_set_int(self%handle, c_string(name), int(value, c_int)), "set "//name, &
+        error)
+  end subroutine
+
+  subroutine set_string(self, name, value, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=*), intent(in) :: name, value
+    integer, intent(out), optional :: error
+    call finish(self, c_set_string(self%handle, c_string(name), c_string(value)), &
+        "set "//name, error)
+  end subroutine
+
+  subroutine get_int(self, name, value, error)
+    class(tseig_t), intent(in) :: self
+    character(len=*), intent(in) :: name
+    integer, intent(out) :: value
+    integer, intent(out), optional :: error
+    integer(c_int) :: v
+    v = 0
+    call finish(self, c_get_int(self%handle, c_string(name), v), "get "//name, error)
+    value = int(v)
+  end subroutine
+
+  !> value receives the string, blank-padded (an error if it does not fit).
+  subroutine get_string(self, name, value, error)
+    class(tseig_t), intent(in) :: self
+    character(len=*), intent(in) :: name
+    character(len=*), intent(out) :: value
+    integer, intent(out), optional :: error
+    character(kind=c_char) :: buffer(len(value) + 1)
+    integer(c_int) :: code
+    integer :: i
+    value = ""
+    code = c_get_string(self%handle, c_string(name), buffer, int(size(buffer), c_int))
+    if (code == TSEIG_OK) then
+      do i = 1, len(value)
+        if (buffer(i) == c_null_char) exit
+        value(i:i) = buffer(i)
+      end do
+    end if
+    call finish(self, code, "get "//name, error)
+  end subroutine
+
+  subroutine eigenvectors_d(self, a, ev, q, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvectors_d(self%handle, a, ev, q), "eigenvectors", error)
+  end subroutine
+
+  subroutine eigenvalues_d(self, a, ev, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvalues_d(self%handle, a, ev), "eigenvalues", error)
+  end subroutine
+
+  subroutine generalized_eigenvectors_d(self, a, b, ev, q, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_double), intent(in), contiguous :: b(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvectors_d(self%handle, a, b, ev, q, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
+  end subroutine
+
+  subroutine generalized_eigenvalues_d(self, a, b, ev, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :)
+    real(c_double), intent(in), contiguous :: b(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvalues_d(self%handle, a, b, ev, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
+  end subroutine
+
+  subroutine cholesky_d(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_cholesky_d(self%handle, a), "cholesky", error)
+  end subroutine
+
+  subroutine invert_triangular_d(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_double), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_invert_triangular_d(self%handle, a), "invert_triangular", error)
+  end subroutine
+
+  !> c = a^H b as ELPA's hermitian_multiply (uplo_a, uplo_c: "U", "L" or "F").
+  subroutine hermitian_multiply_d(self, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, c, nrows_c, &
+                                   ncols_c, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=1), intent(in) :: uplo_a, uplo_c
+    integer, intent(in) :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+    real(c_double), intent(in), contiguous :: a(:, :), b(:, :)
+    real(c_double), intent(inout), contiguous :: c(:, :)
+    integer, intent(out), optional :: error
+    character(kind=c_char) :: ua, uc
+    ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
+    ua = uplo_a
+    uc = uplo_c
+    call finish(self, c_hermitian_multiply_d(self%handle, ua, uc, int(ncb, c_int), a, b, &
+                int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
+                int(ncols_c, c_int)), "hermitian_multiply", error)
+  end subroutine
+
+  subroutine eigenvectors_f(self, a, ev, q, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvectors_f(self%handle, a, ev, q), "eigenvectors", error)
+  end subroutine
+
+  subroutine eigenvalues_f(self, a, ev, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvalues_f(self%handle, a, ev), "eigenvalues", error)
+  end subroutine
+
+  subroutine generalized_eigenvectors_f(self, a, b, ev, q, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_float), intent(in), contiguous :: b(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvectors_f(self%handle, a, b, ev, q, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
+  end subroutine
+
+  subroutine generalized_eigenvalues_f(self, a, b, ev, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :)
+    real(c_float), intent(in), contiguous :: b(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvalues_f(self%handle, a, b, ev, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
+  end subroutine
+
+  subroutine cholesky_f(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_cholesky_f(self%handle, a), "cholesky", error)
+  end subroutine
+
+  subroutine invert_triangular_f(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    real(c_float), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_invert_triangular_f(self%handle, a), "invert_triangular", error)
+  end subroutine
+
+  !> c = a^H b as ELPA's hermitian_multiply (uplo_a, uplo_c: "U", "L" or "F").
+  subroutine hermitian_multiply_f(self, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, c, nrows_c, &
+                                   ncols_c, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=1), intent(in) :: uplo_a, uplo_c
+    integer, intent(in) :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+    real(c_float), intent(in), contiguous :: a(:, :), b(:, :)
+    real(c_float), intent(inout), contiguous :: c(:, :)
+    integer, intent(out), optional :: error
+    character(kind=c_char) :: ua, uc
+    ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
+    ua = uplo_a
+    uc = uplo_c
+    call finish(self, c_hermitian_multiply_f(self%handle, ua, uc, int(ncb, c_int), a, b, &
+                int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
+                int(ncols_c, c_int)), "hermitian_multiply", error)
+  end subroutine
+
+  subroutine eigenvectors_z(self, a, ev, q, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvectors_z(self%handle, a, ev, q), "eigenvectors", error)
+  end subroutine
+
+  subroutine eigenvalues_z(self, a, ev, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvalues_z(self%handle, a, ev), "eigenvalues", error)
+  end subroutine
+
+  subroutine generalized_eigenvectors_z(self, a, b, ev, q, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :), q(:, :)
+    complex(c_double_complex), intent(in), contiguous :: b(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvectors_z(self%handle, a, b, ev, q, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
+  end subroutine
+
+  subroutine generalized_eigenvalues_z(self, a, b, ev, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :)
+    complex(c_double_complex), intent(in), contiguous :: b(:, :)
+    real(c_double), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvalues_z(self%handle, a, b, ev, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
+  end subroutine
+
+  subroutine cholesky_z(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_cholesky_z(self%handle, a), "cholesky", error)
+  end subroutine
+
+  subroutine invert_triangular_z(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_double_complex), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_invert_triangular_z(self%handle, a), "invert_triangular", error)
+  end subroutine
+
+  !> c = a^H b as ELPA's hermitian_multiply (uplo_a, uplo_c: "U", "L" or "F").
+  subroutine hermitian_multiply_z(self, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, c, nrows_c, &
+                                   ncols_c, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=1), intent(in) :: uplo_a, uplo_c
+    integer, intent(in) :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+    complex(c_double_complex), intent(in), contiguous :: a(:, :), b(:, :)
+    complex(c_double_complex), intent(inout), contiguous :: c(:, :)
+    integer, intent(out), optional :: error
+    character(kind=c_char) :: ua, uc
+    ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
+    ua = uplo_a
+    uc = uplo_c
+    call finish(self, c_hermitian_multiply_z(self%handle, ua, uc, int(ncb, c_int), a, b, &
+                int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
+                int(ncols_c, c_int)), "hermitian_multiply", error)
+  end subroutine
+
+  subroutine eigenvectors_c(self, a, ev, q, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :), q(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvectors_c(self%handle, a, ev, q), "eigenvectors", error)
+  end subroutine
+
+  subroutine eigenvalues_c(self, a, ev, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    integer, intent(out), optional :: error
+    call finish(self, c_eigenvalues_c(self%handle, a, ev), "eigenvalues", error)
+  end subroutine
+
+  subroutine generalized_eigenvectors_c(self, a, b, ev, q, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :), q(:, :)
+    complex(c_float_complex), intent(in), contiguous :: b(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvectors_c(self%handle, a, b, ev, q, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
+  end subroutine
+
+  subroutine generalized_eigenvalues_c(self, a, b, ev, is_already_decomposed, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :)
+    complex(c_float_complex), intent(in), contiguous :: b(:, :)
+    real(c_float), intent(inout), contiguous :: ev(:)
+    logical, intent(in) :: is_already_decomposed
+    integer, intent(out), optional :: error
+    call finish(self, c_generalized_eigenvalues_c(self%handle, a, b, ev, &
+                merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
+  end subroutine
+
+  subroutine cholesky_c(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_cholesky_c(self%handle, a), "cholesky", error)
+  end subroutine
+
+  subroutine invert_triangular_c(self, a, error)
+    class(tseig_t), intent(inout) :: self
+    complex(c_float_complex), intent(inout), contiguous :: a(:, :)
+    integer, intent(out), optional :: error
+    call finish(self, c_invert_triangular_c(self%handle, a), "invert_triangular", error)
+  end subroutine
+
+  !> c = a^H b as ELPA's hermitian_multiply (uplo_a, uplo_c: "U", "L" or "F").
+  subroutine hermitian_multiply_c(self, uplo_a, uplo_c, ncb, a, b, nrows_b, ncols_b, c, nrows_c, &
+                                   ncols_c, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=1), intent(in) :: uplo_a, uplo_c
+    integer, intent(in) :: ncb, nrows_b, ncols_b, nrows_c, ncols_c
+    complex(c_float_complex), intent(in), contiguous :: a(:, :), b(:, :)
+    complex(c_float_complex), intent(inout), contiguous :: c(:, :)
+    integer, intent(out), optional :: error
+    character(kind=c_char) :: ua, uc
+    ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
+    ua = uplo_a
+    uc = uplo_c
+    call finish(self, c_hermitian_multiply_c(self%handle, ua, uc, int(ncb, c_int), a, b, &
+                int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
+                int(ncols_c, c_int)), "hermitian_multiply", error)
+  end subroutine
+
+end module tseig

@@ -1,0 +1,262 @@
+/* tseig C API: an ELPA-style handle over the C++ Eigensolver, plus ScaLAPACK-signature
+ * drop-in replacements. Usable from C (C99) and C++; it is the base of the Fortran
+ * module `tseig` (fortran_interface/).
+ *
+ * Conventions
+ * - Every function returns an int error code (TSEIG_OK = 0), except tseig_strerror and
+ *   tseig_last_error_message, which return text, and the drop-ins, which return their
+ *   status in INFO as ScaLAPACK does. No function exits, aborts or lets an exception out.
+ * - Local arrays are column-major with leading dimension local_nrows, distributed
+ *   2D block-cyclically in nblk x nblk blocks with the first block on process (0, 0):
+ *   exactly ELPA's layout (and ScaLAPACK's with MB = NB = nblk, RSRC = CSRC = 0).
+ * - "Collective" below means: every process of the handle's grid calls it with the same
+ *   scalar arguments; an error found on one rank is then returned on every rank, with the
+ *   same code and message, so no rank is left waiting. Non-collective calls are local.
+ *
+ * Typical use (all ranks):
+ *   tseig_handle_t* h;
+ *   tseig_create(&h);
+ *   tseig_set_int(h, "na", na);                tseig_set_int(h, "nev", nev);
+ *   tseig_set_int(h, "local_nrows", nrows);    tseig_set_int(h, "local_ncols", ncols);
+ *   tseig_set_int(h, "nblk", nblk);            tseig_set_comm(h, MPI_COMM_WORLD);
+ *   tseig_set_int(h, "process_row", myrow);    tseig_set_int(h, "process_col", mycol);
+ *   if (tseig_setup(h) != TSEIG_OK) puts(tseig_last_error_message(h));
+ *   tseig_set_string(h, "solver", "one_stage");
+ *   int err = tseig_eigenvectors_d(h, a, ev, q);
+ *   tseig_destroy(h);
+ *
+ * Parameters (tseig_set_int / tseig_set_string; "layout" ones only before tseig_setup):
+ *   int    na              layout  global order N (required)
+ *   int    nblk            layout  block size of the block-cyclic distribution (required)
+ *   int    local_nrows     layout  local rows = leading dimension of the local arrays (required)
+ *   int    local_ncols     layout  local columns of the local arrays (required)
+ *   int    mpi_comm_parent layout  Fortran handle of the communicator of all processes
+ *                                  (MPI_Comm_c2f; from C use tseig_set_comm)
+ *   int    process_row     layout  this process's grid row    } with mpi_comm_parent
+ *   int    process_col     layout  this process's grid column }
+ *   int    mpi_comm_rows   layout  Fortran handle: the processes of my grid column, ranked by
+ *                                  process row (ELPA's mpi_comm_rows); with mpi_comm_cols and
+ *                                  mpi_comm_parent, instead of process_row/process_col
+ *   int    mpi_comm_cols   layout  Fortran handle: the processes of my grid row, ranked by
+ *                                  process column (ELPA's mpi_comm_cols)
+ *   int    blacs_context   layout  an existing BLACS grid: replaces the four above
+ *   int    nev             any     number of lowest eigenpairs, 1..na (default -1: all na)
+ *   int    bandwidth       any     two_stage semi-bandwidth, a multiple of nblk (0: default)
+ *   int    check_input     any     1 (default): reject NaN/Inf and non-Hermitian input; 0: trust it
+ *   int    gpu             any     0 (default). 1 is refused with TSEIG_ERROR_UNSUPPORTED:
+ *                                  tseig has no GPU eigensolver path yet
+ *   string solver          any     "auto" (default), "one_stage", "two_stage", "scalapack"
+ *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
+ *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
+ * Getting a parameter that was never set and has no default gives
+ * TSEIG_ERROR_PARAMETER_NOT_SET. tseig_get_int(h, "mpi_comm_parent") returns the Fortran
+ * handle also when the communicator was given by tseig_set_comm.
+ */
+#ifndef TSEIG_TSEIG_H
+#define TSEIG_TSEIG_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+#include <complex>
+typedef std::complex<float> tseig_complex_float;
+typedef std::complex<double> tseig_complex_double;
+extern "C" {
+#else
+#include <complex.h>
+typedef float _Complex tseig_complex_float;
+typedef double _Complex tseig_complex_double;
+#endif
+
+/* Error codes. 1..11 are those of tseig::ErrorCode (include/tseig/error.hpp). */
+enum tseig_error_code {
+  TSEIG_OK = 0,
+  TSEIG_ERROR_INVALID_ARGUMENT = 1,      /* a value is out of range or inconsistent */
+  TSEIG_ERROR_INVALID_DESCRIPTOR = 2,    /* a ScaLAPACK descriptor field is wrong */
+  TSEIG_ERROR_GRID_MISMATCH = 3,         /* objects on different process grids */
+  TSEIG_ERROR_NOT_HERMITIAN = 4,         /* input matrix not symmetric/Hermitian */
+  TSEIG_ERROR_NOT_FINITE = 5,            /* input contains NaN or Inf */
+  TSEIG_ERROR_NOT_POSITIVE_DEFINITE = 6, /* B (or the matrix to factor) is not PD */
+  TSEIG_ERROR_IO = 7,                    /* file I/O failed */
+  TSEIG_ERROR_NUMERICAL_FAILURE = 8,     /* an internal LAPACK/ScaLAPACK call failed */
+  TSEIG_ERROR_MPI = 9,                   /* an MPI call failed */
+  TSEIG_ERROR_OUT_OF_MEMORY = 10,        /* an allocation failed */
+  TSEIG_ERROR_UNSUPPORTED = 11,          /* valid request this build cannot serve */
+  TSEIG_ERROR_UNKNOWN_PARAMETER = 100,   /* no parameter of that name */
+  TSEIG_ERROR_WRONG_TYPE = 101,          /* set_int on a string parameter or vice versa */
+  TSEIG_ERROR_PARAMETER_NOT_SET = 102,   /* get of an unset parameter; setup without one */
+  TSEIG_ERROR_SETUP_MISSING = 103,       /* a computation before tseig_setup */
+  TSEIG_ERROR_ALREADY_SETUP = 104,       /* tseig_setup twice, or a layout parameter after it */
+  TSEIG_ERROR_NULL_HANDLE = 105,         /* the handle (or its address) is NULL */
+  TSEIG_ERROR_NO_FACTOR = 106,           /* is_already_decomposed = 1 but no factor is kept */
+  TSEIG_ERROR_FACTOR_MISMATCH = 107,     /* is_already_decomposed = 1 with another B */
+  TSEIG_ERROR_INTERNAL = 199             /* an unexpected exception (a bug: please report) */
+};
+
+typedef struct tseig_handle tseig_handle_t;
+
+/* Name of an error code, e.g. "TSEIG_ERROR_WRONG_TYPE: parameter has another type". */
+const char* tseig_strerror(int code);
+/* Detailed message of the last call on h ("" if it succeeded). h = NULL: the last failed
+ * drop-in call (tseig_p?syevd, tseig_p?sygvd) of this thread. The text stays valid until
+ * the next call on h (or drop-in call). */
+const char* tseig_last_error_message(const tseig_handle_t* h);
+
+/* Local. *h receives a new handle with no parameters set. */
+int tseig_create(tseig_handle_t** h);
+/* Collective after tseig_setup (frees the grid's communicators), local before. NULL: no-op. */
+int tseig_destroy(tseig_handle_t* h);
+
+/* Local. See the parameter list above. */
+int tseig_set_int(tseig_handle_t* h, const char* name, int value);
+int tseig_get_int(const tseig_handle_t* h, const char* name, int* value);
+int tseig_set_string(tseig_handle_t* h, const char* name, const char* value);
+/* Copies the value with its terminating NUL into value[0..length-1];
+ * TSEIG_ERROR_INVALID_ARGUMENT if it does not fit. */
+int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int length);
+/* Local. Sets mpi_comm_parent from a C communicator (not duplicated until tseig_setup). */
+int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
+
+/* Collective over the parent communicator (or the BLACS context's processes): builds the
+ * process grid and checks the layout. Layout parameters are fixed from then on. */
+int tseig_setup(tseig_handle_t* h);
+
+/* Collective. Standard problem A q = lambda q for the nev lowest eigenpairs.
+ * a: local part of A (overwritten); ev: na entries, the first nev set (ascending);
+ * q: local part of an na x na matrix (local_nrows x local_ncols), the first nev columns set. */
+int tseig_eigenvectors_d(tseig_handle_t* h, double* a, double* ev, double* q);
+int tseig_eigenvectors_f(tseig_handle_t* h, float* a, float* ev, float* q);
+int tseig_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a, double* ev,
+                         tseig_complex_double* q);
+int tseig_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a, float* ev,
+                         tseig_complex_float* q);
+int tseig_eigenvalues_d(tseig_handle_t* h, double* a, double* ev);
+int tseig_eigenvalues_f(tseig_handle_t* h, float* a, float* ev);
+int tseig_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a, double* ev);
+int tseig_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a, float* ev);
+
+/* Collective. Generalized problem A q = lambda B q, B Hermitian positive definite.
+ * The handle keeps the Cholesky factor of B: is_already_decomposed = 1 reuses the factor
+ * of the previous call (an SCF loop with a fixed overlap matrix) instead of factoring b
+ * again. b is read, never written (unlike ELPA, which overwrites it with the factor); on
+ * reuse it must be the same B, and a different one gives TSEIG_ERROR_FACTOR_MISMATCH
+ * (checked with an exact fingerprint of the part of b that "triangle" names). q is
+ * B-orthonormal: Q^H B Q = I. */
+int tseig_generalized_eigenvectors_d(tseig_handle_t* h, double* a, const double* b, double* ev,
+                                     double* q, int is_already_decomposed);
+int tseig_generalized_eigenvectors_f(tseig_handle_t* h, float* a, const float* b, float* ev,
+                                     float* q, int is_already_decomposed);
+int tseig_generalized_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a,
+                                     const tseig_complex_double* b, double* ev,
+                                     tseig_complex_double* q, int is_already_decomposed);
+int tseig_generalized_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a,
+                                     const tseig_complex_float* b, float* ev,
+                                     tseig_complex_float* q, int is_already_decomposed);
+int tseig_generalized_eigenvalues_d(tseig_handle_t* h, double* a, const double* b, double* ev,
+                                    int is_already_decomposed);
+int tseig_generalized_eigenvalues_f(tseig_handle_t* h, float* a, const float* b, float* ev,
+                                    int is_already_decomposed);
+int tseig_generalized_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a,
+                                    const tseig_complex_double* b, double* ev,
+                                    int is_already_decomposed);
+int tseig_generalized_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a,
+                                    const tseig_complex_float* b, float* ev,
+                                    int is_already_decomposed);
+
+/* Collective. In place Cholesky factorization of the na x na matrix a: A = U^H U with U
+ * upper triangular ("triangle" = "full" or "upper"; the upper triangle is read), or
+ * A = L L^H ("lower"). The other triangle is set to zero. */
+int tseig_cholesky_d(tseig_handle_t* h, double* a);
+int tseig_cholesky_f(tseig_handle_t* h, float* a);
+int tseig_cholesky_z(tseig_handle_t* h, tseig_complex_double* a);
+int tseig_cholesky_c(tseig_handle_t* h, tseig_complex_float* a);
+/* Collective. In place inverse of the triangular na x na matrix a, upper triangular unless
+ * "triangle" is "lower". */
+int tseig_invert_triangular_d(tseig_handle_t* h, double* a);
+int tseig_invert_triangular_f(tseig_handle_t* h, float* a);
+int tseig_invert_triangular_z(tseig_handle_t* h, tseig_complex_double* a);
+int tseig_invert_triangular_c(tseig_handle_t* h, tseig_complex_float* a);
+/* Collective. C = A^H B as ELPA's hermitian_multiply: A is na x na (handle layout), B and C
+ * are na x ncb with the handle's nblk blocks and local sizes nrows_b x ncols_b,
+ * nrows_c x ncols_c (nrows = leading dimension). uplo_a / uplo_c: 'U', 'L' or 'F': A is
+ * upper / lower triangular / full; only that triangle of C is needed. */
+int tseig_hermitian_multiply_d(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                               const double* a, const double* b, int nrows_b, int ncols_b,
+                               double* c, int nrows_c, int ncols_c);
+int tseig_hermitian_multiply_f(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb, const float* a,
+                               const float* b, int nrows_b, int ncols_b, float* c, int nrows_c,
+                               int ncols_c);
+int tseig_hermitian_multiply_z(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                               const tseig_complex_double* a, const tseig_complex_double* b,
+                               int nrows_b, int ncols_b, tseig_complex_double* c, int nrows_c,
+                               int ncols_c);
+int tseig_hermitian_multiply_c(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                               const tseig_complex_float* a, const tseig_complex_float* b,
+                               int nrows_b, int ncols_b, tseig_complex_float* c, int nrows_c,
+                               int ncols_c);
+
+/* ScaLAPACK drop-ins. Same arguments as ScaLAPACK's p?syevd / p?heevd, all by pointer so
+ * that Fortran can call them (a trailing-underscore alias, e.g. tseig_pdsyevd_, is the
+ * Fortran external name; hidden CHARACTER lengths are ignored). Collective over the
+ * processes of the BLACS grid of DESCA; a process outside it (context -1) may call too and
+ * gets INFO = -702 at once, as in ScaLAPACK. The solver is tseig's automatic choice.
+ * - IA = JA = IZ = JZ = 1 only; DESCA/DESCZ M, N >= N (the leading N x N part is used), any
+ *   MB, NB, RSRC, CSRC (no square-block requirement).
+ * - JOBZ = 'V' or 'N' (eigenvalues only; Z, IZ, JZ, DESCZ not referenced).
+ * - UPLO = 'L' / 'U': the triangle of A that is read. A is destroyed.
+ * - WORK/RWORK/IWORK are not needed and not referenced; they are accepted for signature
+ *   compatibility. A workspace query (LWORK, LRWORK or LIWORK = -1) returns minimal sizes
+ *   (WORK(1) = RWORK(1) = IWORK(1) = 1) and computes nothing.
+ * - INFO = 0 success; -i: argument i is wrong; -(100 i + j): field j of descriptor argument
+ *   i is wrong (ScaLAPACK convention; same INFO on every rank); 1: the computation failed;
+ *   tseig_last_error_message(NULL) says why. */
+void tseig_pdsyevd(const char* jobz, const char* uplo, const int* n, double* a, const int* ia,
+                   const int* ja, const int* desca, double* w, double* z, const int* iz,
+                   const int* jz, const int* descz, double* work, const int* lwork, int* iwork,
+                   const int* liwork, int* info);
+void tseig_pssyevd(const char* jobz, const char* uplo, const int* n, float* a, const int* ia,
+                   const int* ja, const int* desca, float* w, float* z, const int* iz,
+                   const int* jz, const int* descz, float* work, const int* lwork, int* iwork,
+                   const int* liwork, int* info);
+void tseig_pzheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_double* a,
+                   const int* ia, const int* ja, const int* desca, double* w,
+                   tseig_complex_double* z, const int* iz, const int* jz, const int* descz,
+                   tseig_complex_double* work, const int* lwork, double* rwork, const int* lrwork,
+                   int* iwork, const int* liwork, int* info);
+void tseig_pcheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_float* a,
+                   const int* ia, const int* ja, const int* desca, float* w, tseig_complex_float* z,
+                   const int* iz, const int* jz, const int* descz, tseig_complex_float* work,
+                   const int* lwork, float* rwork, const int* lrwork, int* iwork, const int* liwork,
+                   int* info);
+
+/* Generalized drop-ins (ScaLAPACK has no p?sygvd): the arguments of p?sygvx / p?hegvx
+ * without the selection (RANGE, VL, VU, IL, IU, ABSTOL, M, NZ, ORFAC), workspace and
+ * IFAIL/ICLUSTR/GAP arguments:
+ *   (IBTYPE, JOBZ, UPLO, N, A, IA, JA, DESCA, B, IB, JB, DESCB, W, Z, IZ, JZ, DESCZ, INFO)
+ * IBTYPE = 1 only (A x = lambda B x). A is destroyed; B is only read (p?sygvx overwrites
+ * it with its Cholesky factor). All eigenpairs; Z is B-orthonormal. INFO as for p?syevd,
+ * plus 16: B is not positive definite (p?sygvx's code). */
+void tseig_pdsygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, double* a,
+                   const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
+                   const int* jb, const int* descb, double* w, double* z, const int* iz,
+                   const int* jz, const int* descz, int* info);
+void tseig_pssygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, float* a,
+                   const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
+                   const int* jb, const int* descb, float* w, float* z, const int* iz,
+                   const int* jz, const int* descz, int* info);
+void tseig_pzhegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                   tseig_complex_double* a, const int* ia, const int* ja, const int* desca,
+                   const tseig_complex_double* b, const int* ib, const int* jb, const int* descb,
+                   double* w, tseig_complex_double* z, const int* iz, const int* jz,
+                   const int* descz, int* info);
+void tseig_pchegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                   tseig_complex_float* a, const int* ia, const int* ja, const int* desca,
+                   const tseig_complex_float* b, const int* ib, const int* jb, const int* descb,
+                   float* w, tseig_complex_float* z, const int* iz, const int* jz, const int* descz,
+                   int* info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TSEIG_TSEIG_H */

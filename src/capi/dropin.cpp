@@ -1,0 +1,116 @@
+// ScaLAPACK-signature drop-ins for the standard problem: tseig_p?syevd / tseig_p?heevd.
+// The Fortran external names (tseig_pdsyevd_, ...) are aliases of the C functions.
+#include <vector>
+
+#include "capi/dropin.hpp"
+
+namespace tseig::capi {
+
+std::string& dropin_message() {
+  thread_local std::string message;
+  return message;
+}
+
+namespace {
+
+template <class T>
+void syevd(const char* jobz, const char* uplo, const int* n, T* a, const int* ia, const int* ja,
+           const int* desca, real_t<T>* w, T* z, const int* iz, const int* jz, const int* descz,
+           int* info) {
+  *info = run_dropin(
+      syevd_pos, desca, false,
+      [&](const Grid& g, ArgCheck& check) {
+        check_common(check, syevd_pos, g, jobz, uplo, n, ia, ja, desca, iz, jz, descz);
+      },
+      [&](const Grid& g) {
+        EigensolverOptions options;
+        options.triangle = upper(uplo) == 'L' ? Triangle::lower : Triangle::upper;
+        Eigensolver<T> solver(options);
+        DistMatrix<T> A = leading_view(g, desca, *n, a);
+        std::vector<real_t<T>> values;
+        if (upper(jobz) == 'V') {
+          DistMatrix<T> Z = leading_view(g, descz, *n, z);
+          values = solver.eigenvectors(A, Z);
+        } else {
+          values = solver.eigenvalues(A);
+        }
+        std::copy(values.begin(), values.end(), w);
+      });
+}
+
+}  // namespace
+}  // namespace tseig::capi
+
+using tseig::capi::is_query;
+using tseig::capi::minimal_workspace;
+
+extern "C" {
+void tseig_pdsyevd(const char* jobz, const char* uplo, const int* n, double* a, const int* ia,
+                   const int* ja, const int* desca, double* w, double* z, const int* iz,
+                   const int* jz, const int* descz, double* work, const int* lwork, int* iwork,
+                   const int* liwork, int* info) {
+  if (is_query(lwork, liwork)) {
+    minimal_workspace(work, iwork);
+    *info = 0;
+    return;
+  }
+  tseig::capi::syevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, info);
+}
+
+void tseig_pssyevd(const char* jobz, const char* uplo, const int* n, float* a, const int* ia,
+                   const int* ja, const int* desca, float* w, float* z, const int* iz,
+                   const int* jz, const int* descz, float* work, const int* lwork, int* iwork,
+                   const int* liwork, int* info) {
+  if (is_query(lwork, liwork)) {
+    minimal_workspace(work, iwork);
+    *info = 0;
+    return;
+  }
+  tseig::capi::syevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, info);
+}
+
+void tseig_pzheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_double* a,
+                   const int* ia, const int* ja, const int* desca, double* w,
+                   tseig_complex_double* z, const int* iz, const int* jz, const int* descz,
+                   tseig_complex_double* work, const int* lwork, double* rwork, const int* lrwork,
+                   int* iwork, const int* liwork, int* info) {
+  if (is_query(lwork, lrwork, liwork)) {
+    minimal_workspace(work, iwork, rwork);
+    *info = 0;
+    return;
+  }
+  tseig::capi::syevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, info);
+}
+
+void tseig_pcheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_float* a,
+                   const int* ia, const int* ja, const int* desca, float* w, tseig_complex_float* z,
+                   const int* iz, const int* jz, const int* descz, tseig_complex_float* work,
+                   const int* lwork, float* rwork, const int* lrwork, int* iwork, const int* liwork,
+                   int* info) {
+  if (is_query(lwork, lrwork, liwork)) {
+    minimal_workspace(work, iwork, rwork);
+    *info = 0;
+    return;
+  }
+  tseig::capi::syevd(jobz, uplo, n, a, ia, ja, desca, w, z, iz, jz, descz, info);
+}
+
+// Fortran external names (gfortran and most compilers: lowercase + underscore).
+#define TSEIG_FORTRAN_ALIAS(name, ...) void name##_(__VA_ARGS__) __attribute__((alias(#name)));
+TSEIG_FORTRAN_ALIAS(tseig_pdsyevd, const char*, const char*, const int*, double*, const int*,
+                    const int*, const int*, double*, double*, const int*, const int*, const int*,
+                    double*, const int*, int*, const int*, int*)
+TSEIG_FORTRAN_ALIAS(tseig_pssyevd, const char*, const char*, const int*, float*, const int*,
+                    const int*, const int*, float*, float*, const int*, const int*, const int*,
+                    float*, const int*, int*, const int*, int*)
+TSEIG_FORTRAN_ALIAS(tseig_pzheevd, const char*, const char*, const int*, tseig_complex_double*,
+                    const int*, const int*, const int*, double*, tseig_complex_double*, const int*,
+                    const int*, const int*, tseig_complex_double*, const int*, double*, const int*,
+                    int*, const int*, int*)
+TSEIG_FORTRAN_ALIAS(tseig_pcheevd, const char*, const char*, const int*, tseig_complex_float*,
+                    const int*, const int*, const int*, float*, tseig_complex_float*, const int*,
+                    const int*, const int*, tseig_complex_float*, const int*, float*, const int*,
+                    int*, const int*, int*)
+#undef TSEIG_FORTRAN_ALIAS
+
+}  // extern "C"

@@ -1,0 +1,410 @@
+// C API: handle life cycle, named parameters, setup (process grid and layout checks),
+// error texts and the standard eigenproblem entry points.
+#include "capi/handle.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <numeric>
+#include <string_view>
+#include <vector>
+
+#include "core/scalapack.hpp"
+#include "tseig/gpu.hpp"
+#include "tseig/index_map.hpp"
+
+namespace tseig::capi {
+namespace {
+
+// tseig::ErrorCode values are part of the C ABI.
+static_assert(TSEIG_ERROR_INVALID_ARGUMENT == static_cast<int>(ErrorCode::invalid_argument));
+static_assert(TSEIG_ERROR_INVALID_DESCRIPTOR == static_cast<int>(ErrorCode::invalid_descriptor));
+static_assert(TSEIG_ERROR_GRID_MISMATCH == static_cast<int>(ErrorCode::grid_mismatch));
+static_assert(TSEIG_ERROR_NOT_HERMITIAN == static_cast<int>(ErrorCode::not_hermitian));
+static_assert(TSEIG_ERROR_NOT_FINITE == static_cast<int>(ErrorCode::not_finite));
+static_assert(TSEIG_ERROR_NOT_POSITIVE_DEFINITE ==
+              static_cast<int>(ErrorCode::not_positive_definite));
+static_assert(TSEIG_ERROR_IO == static_cast<int>(ErrorCode::io_error));
+static_assert(TSEIG_ERROR_NUMERICAL_FAILURE == static_cast<int>(ErrorCode::numerical_failure));
+static_assert(TSEIG_ERROR_MPI == static_cast<int>(ErrorCode::mpi_error));
+static_assert(TSEIG_ERROR_OUT_OF_MEMORY == static_cast<int>(ErrorCode::out_of_memory));
+static_assert(TSEIG_ERROR_UNSUPPORTED == static_cast<int>(ErrorCode::unsupported));
+
+enum class Kind { integer, string };
+
+struct Parameter {
+  std::string_view name;
+  Kind kind;
+  bool layout;  ///< fixed by tseig_setup
+  int min = 0;  ///< smallest valid int value
+  int max = INT_MAX;
+};
+
+constexpr Parameter parameters[] = {
+    {"na", Kind::integer, true},
+    {"nblk", Kind::integer, true, 1},
+    {"local_nrows", Kind::integer, true},
+    {"local_ncols", Kind::integer, true},
+    {"mpi_comm_parent", Kind::integer, true, INT_MIN},
+    {"mpi_comm_rows", Kind::integer, true, INT_MIN},
+    {"mpi_comm_cols", Kind::integer, true, INT_MIN},
+    {"process_row", Kind::integer, true},
+    {"process_col", Kind::integer, true},
+    {"blacs_context", Kind::integer, true},
+    {"nev", Kind::integer, false, -1},
+    {"bandwidth", Kind::integer, false},
+    {"check_input", Kind::integer, false, 0, 1},
+    {"gpu", Kind::integer, false, 0, 1},
+    {"solver", Kind::string, false},
+    {"triangle", Kind::string, false},
+};
+
+const Parameter& find(const char* name, Kind kind) {
+  if (!name) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "parameter name is NULL");
+  for (const Parameter& p : parameters)
+    if (p.name == name) {
+      if (p.kind != kind)
+        throw CError(TSEIG_ERROR_WRONG_TYPE,
+                     "parameter '" + std::string(name) + "' is " +
+                         (p.kind == Kind::integer ? "an int (use tseig_set_int/tseig_get_int)"
+                                                  : "a string (use tseig_set_string/"
+                                                    "tseig_get_string)"));
+      return p;
+    }
+  throw CError(TSEIG_ERROR_UNKNOWN_PARAMETER, "unknown parameter '" + std::string(name) + "'");
+}
+
+void check_settable(const tseig_handle& h, const Parameter& p) {
+  if (p.layout && h.is_setup)
+    throw CError(TSEIG_ERROR_ALREADY_SETUP, "parameter '" + std::string(p.name) +
+                                                "' describes the layout and is fixed by "
+                                                "tseig_setup; create a new handle to change it");
+}
+
+Triangle parse_triangle(std::string_view v) {
+  if (v == "full" || v == "F" || v == "f") return Triangle::full;
+  if (v == "lower" || v == "L" || v == "l") return Triangle::lower;
+  if (v == "upper" || v == "U" || v == "u") return Triangle::upper;
+  throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+               "triangle = '" + std::string(v) + "' (expected full, lower, upper, F, L or U)");
+}
+
+// The ELPA way of describing the grid: each process says where it sits. Collective over
+// parent: the positions must tile a P x Q grid exactly once. Returns a Grid whose
+// comm() ranks are row-major over those positions.
+Grid grid_from_positions(MPI_Comm parent, int myrow, int mycol) {
+  int size = 0;
+  MPI_Comm_size(parent, &size);
+  int mine[2] = {myrow, mycol}, extent[2] = {0, 0};
+  MPI_Allreduce(mine, extent, 2, MPI_INT, MPI_MAX, parent);
+  const int nprow = extent[0] + 1, npcol = extent[1] + 1;
+  std::vector<int> keys(size);
+  int key = myrow * npcol + mycol;
+  MPI_Allgather(&key, 1, MPI_INT, keys.data(), 1, MPI_INT, parent);
+  std::sort(keys.begin(), keys.end());
+  std::vector<int> expected(size);
+  std::iota(expected.begin(), expected.end(), 0);
+  // Same data on every rank, so every rank reaches the same verdict.
+  if (nprow * npcol != size || keys != expected)
+    throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                 "process_row/process_col do not form a grid: " + std::to_string(size) +
+                     " processes, rows 0.." + std::to_string(nprow - 1) + ", columns 0.." +
+                     std::to_string(npcol - 1) + ", each position must be taken exactly once");
+  MPI_Comm ordered = MPI_COMM_NULL;
+  MPI_Comm_split(parent, 0, key, &ordered);
+  Grid grid(ordered, nprow, npcol, GridOrder::row_major);  // duplicates `ordered`
+  MPI_Comm_free(&ordered);
+  return grid;
+}
+
+Grid build_grid(const tseig_handle& h) {
+  auto has = [&](const char* name) { return h.ints.count(name) > 0; };
+  if (has("blacs_context")) {
+    // BLACS stops the program on an invalid context; gridinfo is the one safe query.
+    int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
+    scalapack::Cblacs_gridinfo(h.get("blacs_context"), &nprow, &npcol, &myrow, &mycol);
+    if (nprow < 1 || myrow < 0)
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                   "blacs_context = " + std::to_string(h.get("blacs_context")) +
+                       " is not a BLACS grid this process belongs to");
+    return Grid::from_blacs(h.get("blacs_context"));
+  }
+  if (!has("mpi_comm_parent"))
+    throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                 "tseig_setup needs a process grid: set mpi_comm_parent (tseig_set_comm) with "
+                 "process_row and process_col, or with mpi_comm_rows and mpi_comm_cols; or set "
+                 "blacs_context");
+  MPI_Comm parent = MPI_Comm_f2c(h.get("mpi_comm_parent"));
+  int myrow = -1, mycol = -1;
+  bool ok = true;
+  if (has("process_row") && has("process_col")) {
+    myrow = h.get("process_row");
+    mycol = h.get("process_col");
+  } else if (has("mpi_comm_rows") && has("mpi_comm_cols")) {
+    // ELPA: my rank in mpi_comm_rows is my process row, in mpi_comm_cols my column.
+    MPI_Comm_rank(MPI_Comm_f2c(h.get("mpi_comm_rows")), &myrow);
+    MPI_Comm_rank(MPI_Comm_f2c(h.get("mpi_comm_cols")), &mycol);
+  } else {
+    ok = false;
+  }
+  raise_c_if_any(parent, !ok, TSEIG_ERROR_PARAMETER_NOT_SET,
+                 "tseig_setup: with mpi_comm_parent, set process_row and process_col (or "
+                 "mpi_comm_rows and mpi_comm_cols)");
+  return grid_from_positions(parent, myrow, mycol);
+}
+
+}  // namespace
+
+void require_setup(const tseig_handle& h) {
+  if (!h.is_setup) throw CError(TSEIG_ERROR_SETUP_MISSING, "call tseig_setup before computing");
+}
+
+Triangle triangle(const tseig_handle& h) {
+  return parse_triangle(h.strings.at("triangle"));
+}
+
+EigensolverOptions solver_options(const tseig_handle& h) {
+  EigensolverOptions o;
+  o.solver = solver_from_string(h.strings.at("solver"));
+  o.nev = h.get("nev");
+  o.bandwidth = h.get("bandwidth");
+  o.check_input = h.get("check_input") != 0;
+  o.triangle = triangle(h);
+  return o;
+}
+
+template <class T>
+DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols) {
+  const Grid& g = h.grid;
+  const int na = h.get("na"), nblk = h.get("nblk");
+  const int have = block_cyclic::local_count(ncols, nblk, g.mycol(), 0, g.npcol());
+  raise_c_if_any(g.comm(), local_cols < have, TSEIG_ERROR_INVALID_ARGUMENT,
+                 "local array has " + std::to_string(local_cols) + " columns on rank " +
+                     std::to_string(g.rank()) + ", the distribution needs " + std::to_string(have));
+  // ELPA allows local_nrows = 0 on a process without rows; ScaLAPACK wants lld >= 1.
+  Descriptor d{1, g.blacs_context(), na, ncols, nblk, nblk, 0, 0, std::max(1, lld)};
+  // Views of read-only inputs are only read through the const DistMatrix they become.
+  return DistMatrix<T>::view(g, d, const_cast<T*>(local));
+}
+
+#define TSEIG_INSTANTIATE(T) \
+  template DistMatrix<T> view(const tseig_handle&, const T*, int, int, int);
+TSEIG_INSTANTIATE(float)
+TSEIG_INSTANTIATE(double)
+TSEIG_INSTANTIATE(std::complex<float>)
+TSEIG_INSTANTIATE(std::complex<double>)
+#undef TSEIG_INSTANTIATE
+
+namespace {
+
+template <class T>
+int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
+  return on_handle(h, [&] {
+    require_setup(*h);
+    DistMatrix<T> A = square_view(*h, a);
+    Eigensolver<T> solver(solver_options(*h));
+    std::vector<real_t<T>> w;
+    if (vectors) {
+      DistMatrix<T> Q = square_view(*h, static_cast<const T*>(q));
+      w = solver.eigenvectors(A, Q);
+    } else {
+      w = solver.eigenvalues(A);
+    }
+    std::copy(w.begin(), w.end(), ev);
+  });
+}
+
+}  // namespace
+}  // namespace tseig::capi
+
+using tseig::capi::CError;
+using tseig::capi::on_handle;
+
+extern "C" {
+
+const char* tseig_strerror(int code) {
+  switch (code) {
+    case TSEIG_OK:
+      return "TSEIG_OK: success";
+    case TSEIG_ERROR_INVALID_ARGUMENT:
+      return "TSEIG_ERROR_INVALID_ARGUMENT: a value is out of range or inconsistent";
+    case TSEIG_ERROR_INVALID_DESCRIPTOR:
+      return "TSEIG_ERROR_INVALID_DESCRIPTOR: a ScaLAPACK descriptor field is wrong";
+    case TSEIG_ERROR_GRID_MISMATCH:
+      return "TSEIG_ERROR_GRID_MISMATCH: objects live on different process grids";
+    case TSEIG_ERROR_NOT_HERMITIAN:
+      return "TSEIG_ERROR_NOT_HERMITIAN: input matrix is not symmetric/Hermitian";
+    case TSEIG_ERROR_NOT_FINITE:
+      return "TSEIG_ERROR_NOT_FINITE: input contains NaN or Inf";
+    case TSEIG_ERROR_NOT_POSITIVE_DEFINITE:
+      return "TSEIG_ERROR_NOT_POSITIVE_DEFINITE: matrix is not positive definite";
+    case TSEIG_ERROR_IO:
+      return "TSEIG_ERROR_IO: a file cannot be read or written";
+    case TSEIG_ERROR_NUMERICAL_FAILURE:
+      return "TSEIG_ERROR_NUMERICAL_FAILURE: an internal LAPACK/ScaLAPACK call failed";
+    case TSEIG_ERROR_MPI:
+      return "TSEIG_ERROR_MPI: an MPI call failed";
+    case TSEIG_ERROR_OUT_OF_MEMORY:
+      return "TSEIG_ERROR_OUT_OF_MEMORY: an allocation failed";
+    case TSEIG_ERROR_UNSUPPORTED:
+      return "TSEIG_ERROR_UNSUPPORTED: not available in this build";
+    case TSEIG_ERROR_UNKNOWN_PARAMETER:
+      return "TSEIG_ERROR_UNKNOWN_PARAMETER: no parameter of that name";
+    case TSEIG_ERROR_WRONG_TYPE:
+      return "TSEIG_ERROR_WRONG_TYPE: the parameter has another type";
+    case TSEIG_ERROR_PARAMETER_NOT_SET:
+      return "TSEIG_ERROR_PARAMETER_NOT_SET: a needed parameter is not set";
+    case TSEIG_ERROR_SETUP_MISSING:
+      return "TSEIG_ERROR_SETUP_MISSING: tseig_setup has not been called";
+    case TSEIG_ERROR_ALREADY_SETUP:
+      return "TSEIG_ERROR_ALREADY_SETUP: the handle is already set up";
+    case TSEIG_ERROR_NULL_HANDLE:
+      return "TSEIG_ERROR_NULL_HANDLE: the handle is NULL";
+    case TSEIG_ERROR_NO_FACTOR:
+      return "TSEIG_ERROR_NO_FACTOR: no factor of B kept for is_already_decomposed = 1";
+    case TSEIG_ERROR_FACTOR_MISMATCH:
+      return "TSEIG_ERROR_FACTOR_MISMATCH: B differs from the B of the kept factor";
+    case TSEIG_ERROR_INTERNAL:
+      return "TSEIG_ERROR_INTERNAL: unexpected internal error";
+  }
+  return "unknown tseig error code";
+}
+
+int tseig_create(tseig_handle_t** h) {
+  if (!h) return TSEIG_ERROR_NULL_HANDLE;
+  *h = nullptr;
+  std::string ignored;
+  return tseig::capi::guarded(ignored, [&] {
+    auto* handle = new tseig_handle;
+    handle->ints = {{"nev", -1}, {"bandwidth", 0}, {"check_input", 1}, {"gpu", 0}};
+    handle->strings = {{"solver", "auto"}, {"triangle", "full"}};
+    *h = handle;
+  });
+}
+
+int tseig_destroy(tseig_handle_t* h) {
+  std::string ignored;
+  return tseig::capi::guarded(ignored, [&] { delete h; });
+}
+
+int tseig_set_int(tseig_handle_t* h, const char* name, int value) {
+  return on_handle(h, [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::integer);
+    tseig::capi::check_settable(*h, p);
+    if (value < p.min || value > p.max)
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                   std::string(p.name) + " = " + std::to_string(value) + " is outside [" +
+                       std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
+    if (p.name == "gpu" && value == 1)
+      throw CError(TSEIG_ERROR_UNSUPPORTED,
+                   "gpu = 1: tseig has no GPU eigensolver path yet, the CPU path is used with "
+                   "gpu = 0 (this build: " +
+                       tseig::gpu::status() + ")");
+    if (p.name == "nev" && value == 0)
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "nev = 0 (expected 1..na, or -1 for all)");
+    h->ints[std::string(p.name)] = value;
+  });
+}
+
+int tseig_get_int(const tseig_handle_t* h, const char* name, int* value) {
+  return on_handle(const_cast<tseig_handle_t*>(h), [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::integer);
+    if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "value pointer is NULL");
+    auto it = h->ints.find(p.name);
+    if (it == h->ints.end())
+      throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                   "parameter '" + std::string(p.name) + "' is not set and has no default");
+    *value = it->second;
+  });
+}
+
+int tseig_set_string(tseig_handle_t* h, const char* name, const char* value) {
+  return on_handle(h, [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::string);
+    if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "value is NULL");
+    // Validate now, so that a typo is reported where it is made.
+    if (p.name == "solver")
+      tseig::solver_from_string(value);
+    else
+      tseig::capi::parse_triangle(value);
+    h->strings[std::string(p.name)] = value;
+  });
+}
+
+int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int length) {
+  return on_handle(const_cast<tseig_handle_t*>(h), [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::string);
+    const std::string& v = h->strings.at(std::string(p.name));
+    if (!value || length < static_cast<int>(v.size()) + 1)
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "buffer of " + std::to_string(length) +
+                                                     " chars for '" + v + "' (needs " +
+                                                     std::to_string(v.size() + 1) + ")");
+    std::memcpy(value, v.c_str(), v.size() + 1);
+  });
+}
+
+int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm) {
+  return on_handle(h, [&] {
+    const auto& p = tseig::capi::find("mpi_comm_parent", tseig::capi::Kind::integer);
+    tseig::capi::check_settable(*h, p);
+    h->ints["mpi_comm_parent"] = MPI_Comm_c2f(comm);
+  });
+}
+
+int tseig_setup(tseig_handle_t* h) {
+  return on_handle(h, [&] {
+    if (h->is_setup) throw CError(TSEIG_ERROR_ALREADY_SETUP, "tseig_setup was already called");
+    for (const char* name : {"na", "nblk", "local_nrows", "local_ncols"})
+      if (!h->ints.count(name))
+        throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                     "tseig_setup: parameter '" + std::string(name) + "' is not set");
+    tseig::Grid grid = tseig::capi::build_grid(*h);
+    const int na = h->get("na"), nblk = h->get("nblk");
+    const int rows = tseig::block_cyclic::local_count(na, nblk, grid.myrow(), 0, grid.nprow());
+    const int cols = tseig::block_cyclic::local_count(na, nblk, grid.mycol(), 0, grid.npcol());
+    const bool fits = h->get("local_nrows") >= rows && h->get("local_ncols") >= cols;
+    tseig::capi::raise_c_if_any(
+        grid.comm(), !fits, TSEIG_ERROR_INVALID_ARGUMENT,
+        "local_nrows x local_ncols = " + std::to_string(h->get("local_nrows")) + " x " +
+            std::to_string(h->get("local_ncols")) + " on rank " + std::to_string(grid.rank()) +
+            " (process " + std::to_string(grid.myrow()) + "," + std::to_string(grid.mycol()) +
+            "), but na = " + std::to_string(na) + " in " + std::to_string(nblk) + "-blocks on a " +
+            std::to_string(grid.nprow()) + "x" + std::to_string(grid.npcol()) + " grid needs " +
+            std::to_string(rows) + " x " + std::to_string(cols));
+    h->grid = std::move(grid);
+    h->is_setup = true;
+  });
+}
+
+const char* tseig_last_error_message(const tseig_handle_t* h) {
+  return h ? h->message.c_str() : tseig::capi::dropin_message().c_str();
+}
+
+int tseig_eigenvectors_d(tseig_handle_t* h, double* a, double* ev, double* q) {
+  return tseig::capi::eigen(h, a, ev, q, true);
+}
+int tseig_eigenvectors_f(tseig_handle_t* h, float* a, float* ev, float* q) {
+  return tseig::capi::eigen(h, a, ev, q, true);
+}
+int tseig_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a, double* ev,
+                         tseig_complex_double* q) {
+  return tseig::capi::eigen(h, a, ev, q, true);
+}
+int tseig_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a, float* ev,
+                         tseig_complex_float* q) {
+  return tseig::capi::eigen(h, a, ev, q, true);
+}
+int tseig_eigenvalues_d(tseig_handle_t* h, double* a, double* ev) {
+  return tseig::capi::eigen<double>(h, a, ev, nullptr, false);
+}
+int tseig_eigenvalues_f(tseig_handle_t* h, float* a, float* ev) {
+  return tseig::capi::eigen<float>(h, a, ev, nullptr, false);
+}
+int tseig_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a, double* ev) {
+  return tseig::capi::eigen<tseig_complex_double>(h, a, ev, nullptr, false);
+}
+int tseig_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a, float* ev) {
+  return tseig::capi::eigen<tseig_complex_float>(h, a, ev, nullptr, false);
+}
+
+}  // extern "C"

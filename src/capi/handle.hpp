@@ -1,0 +1,65 @@
+#pragma once
+// The object behind tseig_handle_t: named parameters, the grid built by tseig_setup, and
+// the Cholesky factor kept for generalized calls with is_already_decomposed = 1.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+
+#include "capi/boundary.hpp"
+#include "tseig/eigensolver.hpp"
+#include "tseig/generalized.hpp"
+
+namespace tseig::capi {
+
+/// The factor of B kept by a handle and an exact fingerprint of the B it came from.
+template <class T>
+struct KeptFactor {
+  CholeskyFactor<T> factor;
+  std::uint64_t fingerprint = 0;
+};
+
+}  // namespace tseig::capi
+
+struct tseig_handle {
+  std::string message;  ///< of the last call on this handle
+  std::map<std::string, int, std::less<>> ints;
+  std::map<std::string, std::string, std::less<>> strings;
+  bool is_setup = false;
+  tseig::Grid grid;
+  /// Empty, or the factor of the last generalized call's B (of that call's scalar type).
+  std::variant<std::monostate, tseig::capi::KeptFactor<float>, tseig::capi::KeptFactor<double>,
+               tseig::capi::KeptFactor<std::complex<float>>,
+               tseig::capi::KeptFactor<std::complex<double>>>
+      kept;
+
+  /// Value of an int parameter that setup made sure is set.
+  int get(const std::string& name) const { return ints.at(name); }
+};
+
+namespace tseig::capi {
+
+/// Throws CError(TSEIG_ERROR_SETUP_MISSING) unless tseig_setup succeeded on h.
+void require_setup(const tseig_handle& h);
+/// Eigensolver options from the handle's parameters.
+EigensolverOptions solver_options(const tseig_handle& h);
+/// The "triangle" parameter.
+Triangle triangle(const tseig_handle& h);
+/// Collective: non-owning view of an na x ncols local array with the handle's layout
+/// (leading dimension lld, local_cols columns available).
+template <class T>
+DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols);
+/// Collective: view of an na x na array of the handle's local_nrows x local_ncols.
+template <class T>
+DistMatrix<T> square_view(const tseig_handle& h, const T* local) {
+  return view(h, local, h.get("na"), h.get("local_nrows"), h.get("local_ncols"));
+}
+
+/// Runs f on a valid handle, with the error boundary and h's message.
+template <class F>
+int on_handle(tseig_handle* h, F&& f) noexcept {
+  if (!h) return TSEIG_ERROR_NULL_HANDLE;
+  return guarded(h->message, std::forward<F>(f));
+}
+
+}  // namespace tseig::capi

@@ -1,0 +1,101 @@
+// Recursion over rank ranges; each range gets its own communicator for its merge.
+#include "dense/divide_conquer/tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/lapack.hpp"
+
+namespace tseig::dense::dc {
+
+namespace {
+
+// Smallest leaf worth a rank of its own. A single rank still splits a problem of two
+// leaves or more, so that its top merge forms only the wanted eigenvectors.
+constexpr int min_leaf = 32;
+
+// Cuppen's tearing at a cut between rows s − 1 and s: T = blockdiag(T1, T2) + β·v·vᵀ.
+template <class R>
+void tear(std::vector<R>& d, const std::vector<R>& e, int s) {
+  d[s - 1] -= std::abs(e[s - 1]);
+  d[s] -= std::abs(e[s - 1]);
+}
+
+template <class R>
+Piece<R> solve_leaf(const std::vector<R>& d, const std::vector<R>& e, int lo, int hi) {
+  Piece<R> p;
+  p.lo = p.row0 = lo;
+  p.hi = hi;
+  p.rows = p.cols = hi - lo;
+  p.w.assign(d.begin() + lo, d.begin() + hi);
+  std::vector<R> sub(std::max(p.rows, 1), R(0));
+  std::copy(e.begin() + lo, e.begin() + hi - 1, sub.begin());
+  p.q.resize(static_cast<long>(p.rows) * p.rows);
+  p.failed = lapack::stedc<R>('I', p.rows, p.w.data(), sub.data(), p.q.data(), p.rows) != 0;
+  return p;
+}
+
+template <class R>
+Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& d,
+                    const std::vector<R>& e, int p0, int p1, int nout) {
+  const int lo = split.first[p0], hi = split.first[p1];
+  if (p1 - p0 == 1) {
+    if (split.active > 1 || hi - lo < 2 * min_leaf) {
+      Piece<R> p = solve_leaf(d, e, lo, hi);
+      p.cols = nout;
+      p.q.resize(static_cast<long>(p.rows) * nout);
+      return p;
+    }
+    const int mid = lo + (hi - lo) / 2;
+    std::vector<R> torn = d;
+    tear(torn, e, mid);
+    std::vector<Piece<R>> halves;
+    halves.push_back(solve_leaf(torn, e, lo, mid));
+    halves.push_back(solve_leaf(torn, e, mid, hi));
+    return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout);
+  }
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  const int pm = p0 + (p1 - p0) / 2;
+  const bool left = p0 + me < pm;
+  MPI_Comm child;
+  MPI_Comm_split(comm, left ? 0 : 1, me, &child);
+  std::vector<Piece<R>> mine;
+  const int mid = split.first[pm];
+  mine.push_back(left ? solve_node(child, split, d, e, p0, pm, mid - lo)
+                      : solve_node(child, split, d, e, pm, p1, hi - mid));
+  MPI_Comm_free(&child);
+  return merge(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout);
+}
+
+}  // namespace
+
+RowSplit split_rows(int n, int nranks) {
+  RowSplit s;
+  s.active = std::clamp(n / min_leaf, 1, nranks);
+  s.first.resize(nranks + 1, n);
+  for (int r = 0; r <= s.active; ++r)
+    s.first[r] = static_cast<int>(static_cast<long>(r) * n / s.active);
+  return s;
+}
+
+template <class R>
+Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
+                            const std::vector<R>& e, int nev) {
+  int me = 0;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm active;
+  MPI_Comm_split(comm, me < split.active ? 0 : MPI_UNDEFINED, me, &active);
+  if (active == MPI_COMM_NULL) return {};
+  for (int r = 1; r < split.active; ++r) tear(d, e, split.first[r]);
+  Piece<R> p = solve_node(active, split, d, e, 0, split.active, nev);
+  MPI_Comm_free(&active);
+  return p;
+}
+
+template Piece<float> divide_and_conquer(MPI_Comm, const RowSplit&, std::vector<float>,
+                                         const std::vector<float>&, int);
+template Piece<double> divide_and_conquer(MPI_Comm, const RowSplit&, std::vector<double>,
+                                          const std::vector<double>&, int);
+
+}  // namespace tseig::dense::dc

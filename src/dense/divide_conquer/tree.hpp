@@ -1,0 +1,29 @@
+#pragma once
+// The divide & conquer tree: the tridiagonal matrix is cut into one contiguous block of
+// rows per rank, each block is solved on its rank by LAPACK ?stedc, and pairs of rank
+// ranges are merged up to the whole matrix, where only the wanted eigenvectors are formed.
+#include <mpi.h>
+
+#include <vector>
+
+#include "dense/divide_conquer/merge.hpp"
+
+namespace tseig::dense::dc {
+
+/// Rank r holds rows [first[r], first[r + 1]); ranks from `active` on hold none, so that
+/// no block is smaller than a useful leaf.
+struct RowSplit {
+  std::vector<int> first;
+  int active = 1;
+};
+
+RowSplit split_rows(int n, int nranks);
+
+/// Collective over comm (ranks as in split): eigenpairs of tridiag(e, d, e), d and e
+/// scaled to a max-norm ≤ 1 and identical on every rank. Returns this rank's rows of the
+/// eigenvectors of the nev smallest eigenvalues; `w` holds all eigenvalues on active ranks.
+template <class R>
+Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
+                            const std::vector<R>& e, int nev);
+
+}  // namespace tseig::dense::dc

@@ -1,0 +1,21 @@
+#pragma once
+// The two-stage (ELPA2-style) solver: full → band → tridiagonal → tridiagonal solve →
+// back-transform tridiagonal → band → full.
+#include <vector>
+
+#include "tseig/eigensolver.hpp"
+
+namespace tseig::dense {
+
+/// The band width used when the caller leaves it to the solver: a multiple of nb.
+int default_bandwidth(int nb);
+
+/// Collective. A: n×n, square blocks, rsrc = csrc = 0, lower triangle valid; destroyed.
+/// bandwidth: semi-bandwidth b of the intermediate band matrix (a multiple of A.nb();
+/// 0 = default). Z: null for eigenvalues only, else n×≥nev with A's grid and row
+/// distribution. Returns the nev lowest eigenvalues; stage times go to `times`.
+template <class T>
+std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
+                                       StageTimes& times);
+
+}  // namespace tseig::dense
