@@ -10,7 +10,8 @@
 namespace tseig::bench {
 namespace {
 
-const std::vector<std::string> known_solvers{"one_stage", "two_stage", "scalapack", "elpa1", "elpa2", "lapack"};
+const std::vector<std::string> known_solvers{"one_stage", "two_stage", "scalapack",
+                                             "elpa1",     "elpa2",     "lapack"};
 
 std::vector<std::string> split(std::string_view text) {
   std::vector<std::string> parts;

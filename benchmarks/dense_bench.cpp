@@ -14,8 +14,8 @@
 
 #include "bench_options.hpp"
 #include "bench_record.hpp"
-#include "dgemm_rate.hpp"
 #include "dense/two_stage.hpp"
+#include "dgemm_rate.hpp"
 #include "peak_memory.hpp"
 #include "runners.hpp"
 #include "tseig/accuracy.hpp"

@@ -1,12 +1,13 @@
+# add_mpi_program(name SOURCES src... RANKS n... [LIBRARIES lib...] [LABELS label...] [TIMEOUT s])
+#   One MPI executable registered with ctest once per rank count (name_np<N>),
+#   oversubscribing the cores; it passes when every rank exits 0 (C and Fortran tests).
 # add_mpi_test(name SOURCES src... RANKS n... [LABELS label...] [TIMEOUT s])
-# Builds one GoogleTest executable linked with the MPI-aware main and registers it
-# with ctest once per rank count (name_np<N>), oversubscribing the cores.
+#   The same for a GoogleTest program linked with the MPI-aware main.
 set(TSEIG_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra flags for mpiexec in tests")
-function(add_mpi_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LABELS" ${ARGN})
+function(add_mpi_program name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBRARIES;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE tseig_test_main)
-  tseig_compile_options(${name})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
@@ -20,4 +21,9 @@ function(add_mpi_test name)
       LABELS "mpi;np${np};${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0")
   endforeach()
+endfunction()
+
+function(add_mpi_test name)
+  add_mpi_program(${name} ${ARGN} LIBRARIES tseig_test_main)
+  tseig_compile_options(${name})
 endfunction()

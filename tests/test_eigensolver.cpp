@@ -81,9 +81,9 @@ TYPED_TEST(EigensolverTest, TwoStageBandwidths) {
       for (int b : {nb, 2 * nb})
         for (int nev : nev_values(n)) {
           if (n == 600 && nev == n / 3 && b == nb) continue;  // keeps the suite short
-          SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) + " nb=" +
-                       std::to_string(nb) + " b=" + std::to_string(b) + " nev=" +
-                       std::to_string(nev));
+          SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) +
+                       " nb=" + std::to_string(nb) + " b=" + std::to_string(b) +
+                       " nev=" + std::to_string(nev));
           EigensolverOptions opt;
           opt.solver = Solver::two_stage;
           opt.bandwidth = b;

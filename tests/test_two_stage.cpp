@@ -110,8 +110,16 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
   using T = TypeParam;
   using R = real_t<T>;
   // {200, 4} and {300, 10} are wide enough to run the chase on 2 and 4 ranks.
-  for (auto [n, b] : {std::pair{1, 1}, {2, 1}, {3, 2}, {8, 1}, {8, 7}, {40, 3}, {101, 8}, {64, 16},
-                      {200, 4}, {300, 10}})
+  for (auto [n, b] : {std::pair{1, 1},
+                      {2, 1},
+                      {3, 2},
+                      {8, 1},
+                      {8, 7},
+                      {40, 3},
+                      {101, 8},
+                      {64, 16},
+                      {200, 4},
+                      {300, 10}})
     for (int group : {2, 3, 32}) {
       SCOPED_TRACE("N=" + std::to_string(n) + " b=" + std::to_string(b) +
                    " group=" + std::to_string(group));
@@ -140,7 +148,8 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
 TYPED_TEST(TwoStageTest, DistributedBackTransformMatchesOneRank) {
   using T = TypeParam;
   const int n = 77, b = 6;
-  const dense::BandReflectors<T> q = dense::bulge_chase(random_band<T>(n, b, 5), n, b, MPI_COMM_WORLD);
+  const dense::BandReflectors<T> q =
+      dense::bulge_chase(random_band<T>(n, b, 5), n, b, MPI_COMM_WORLD);
   for (const Grid& grid : test_grids())
     for (int nev : {1, 20, n}) {
       SCOPED_TRACE(shape_name(grid) + " nev=" + std::to_string(nev));

@@ -35,7 +35,8 @@ Solver parse_solver(const std::string& text) {
   try {
     return solver_from_string(text);
   } catch (const Error&) {
-    throw UsageError("--solver: unknown solver '" + text + "' (one_stage, two_stage, scalapack, auto)");
+    throw UsageError("--solver: unknown solver '" + text +
+                     "' (one_stage, two_stage, scalapack, auto)");
   }
 }
 

@@ -27,7 +27,7 @@ struct Options {
   int nev = -1;     ///< -1: all eigenpairs
   Solver solver = Solver::automatic;
   int nb = 64;
-  int bandwidth = 0;  ///< two_stage semi-bandwidth; 0: the solver's default
+  int bandwidth = 0;         ///< two_stage semi-bandwidth; 0: the solver's default
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
   std::uint64_t seed = 1;
   bool values_only = false;

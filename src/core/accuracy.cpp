@@ -32,6 +32,22 @@ R global_max(R local, MPI_Comm comm) {
   return result;
 }
 
+// max |G − I| over the distributed square matrix G, on every rank.
+template <class T>
+real_t<T> distance_to_identity(const DistMatrix<T>& G) {
+  using R = real_t<T>;
+  R worst = 0;
+  for (int lj = 0; lj < G.local_cols(); ++lj) {
+    const int gj = G.global_col(lj);
+    for (int li = 0; li < G.local_rows(); ++li) {
+      T g = G.local(li, lj);
+      if (G.global_row(li) == gj) g -= T(1);
+      worst = nan_max(worst, std::abs(g));
+    }
+  }
+  return global_max(worst, G.grid().comm());
+}
+
 }  // namespace
 
 template <class T>
@@ -95,16 +111,7 @@ real_t<T> orthogonality(const DistMatrix<T>& Z, int nev) {
   const char op = is_complex_v<T> ? 'C' : 'T';
   scalapack::pgemm<T>(op, 'N', nev, nev, Z.m(), T(1), Z.data(), 1, 1, Z.desc(), Z.data(), 1, 1,
                       Z.desc(), T(0), G.data(), 1, 1, G.desc());
-  R worst = 0;
-  for (int lj = 0; lj < G.local_cols(); ++lj) {
-    const int gj = G.global_col(lj);
-    for (int li = 0; li < G.local_rows(); ++li) {
-      T g = G.local(li, lj);
-      if (G.global_row(li) == gj) g -= T(1);
-      worst = nan_max(worst, std::abs(g));
-    }
-  }
-  return global_max(worst, grid.comm());
+  return distance_to_identity(G);
 }
 
 namespace {
@@ -178,16 +185,7 @@ real_t<T> s_orthogonality(const DistMatrix<T>& S, const DistMatrix<T>& Z, int ne
   DistMatrix<T> G(grid, nev, nev, Z.nb());
   scalapack::pgemm<T>('C', 'N', nev, nev, Z.m(), T(1), Z.data(), 1, 1, Z.desc(), SZ.data(), 1, 1,
                       SZ.desc(), T(0), G.data(), 1, 1, G.desc());
-  R worst = 0;
-  for (int lj = 0; lj < G.local_cols(); ++lj) {
-    const int gj = G.global_col(lj);
-    for (int li = 0; li < G.local_rows(); ++li) {
-      T g = G.local(li, lj);
-      if (G.global_row(li) == gj) g -= T(1);
-      worst = nan_max(worst, std::abs(g));
-    }
-  }
-  return global_max(worst, grid.comm());
+  return distance_to_identity(G);
 }
 
 template <class R>

@@ -78,7 +78,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   }
 }
 
-#define TSEIG_INSTANTIATE(T)                                                           \
+#define TSEIG_INSTANTIATE(T)                                                                \
   template void backtransform_householder(const DistMatrix<T>&, const std::vector<T>&, int, \
                                           DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
