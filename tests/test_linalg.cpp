@@ -157,17 +157,6 @@ TYPED_TEST(LinalgTest, HermitianMultiplyMatchesGemm) {
           }
 }
 
-template <class F>
-Error error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no tseig::Error thrown";
-  return Error(ErrorCode::unsupported, "");
-}
-
 TYPED_TEST(LinalgTest, IndefiniteNamesTheMinorOnEveryRank) {
   using T = TypeParam;
   for (const Grid& grid : test_grids())

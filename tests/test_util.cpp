@@ -34,6 +34,23 @@ template std::vector<double> lapack_eigenvalues(std::vector<double>, int);
 template std::vector<float> lapack_eigenvalues(std::vector<std::complex<float>>, int);
 template std::vector<double> lapack_eigenvalues(std::vector<std::complex<double>>, int);
 
+std::vector<int> nev_values(int n, int fraction) {
+  std::vector<int> v{1};
+  if (n / fraction > 1) v.push_back(n / fraction);
+  if (n > 1) v.push_back(n);
+  return v;
+}
+
+Error error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no tseig::Error thrown";
+  return Error(ErrorCode::unsupported, "");
+}
+
 std::string shape_name(const Grid& g) {
   return std::to_string(g.nprow()) + "x" + std::to_string(g.npcol());
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ double accuracy_tolerance(int n) {
 /// Eigenvalues (ascending) of the full column-major n×n Hermitian matrix by LAPACK.
 template <class T>
 std::vector<real_t<T>> lapack_eigenvalues(std::vector<T> full, int n);
+
+/// {1, n/fraction, n} without repeats or values below 1: the nev of a test sweep.
+std::vector<int> nev_values(int n, int fraction);
+
+/// Runs f, which must throw tseig::Error (for a collective call: on every rank), and
+/// returns it; no exception is a test failure.
+Error error_of(const std::function<void()>& f);
 
 /// "1x2" etc. for messages.
 std::string shape_name(const Grid& g);
