@@ -26,11 +26,35 @@ void rotate(R* a, R* b, int rows, const Rotation<R>& r) {
   }
 }
 
+// Row `row` of piece p's eigenvectors into z[0, p.cols), when this rank holds it.
+template <class R>
+void copy_row(const Piece<R>& p, int row, R* z) {
+  if (p.factors.empty()) {
+    if (row >= p.row0 && row < p.row0 + p.rows)
+      for (int j = 0; j < p.cols; ++j) z[j] = p.q[row - p.row0 + static_cast<long>(j) * p.rows];
+    return;
+  }
+  for (const Factor<R>& f : p.factors)
+    if (row >= f.row0 && row < f.row0 + f.rows)
+      blas::gemv('T', f.len, p.cols, R(1), p.q.data() + f.moff, p.mrows,
+                 f.B.data() + (row - f.row0), f.rows, R(0), z, 1);
+}
+
+// My rows [off, off + rows) of the merged piece, all in one half. They are B·V where V's
+// columns (len entries) are what the merge rotates and multiplies; a null B means V is
+// the rows themselves (len = rows).
+template <class R>
+struct Segment {
+  int off = 0, rows = 0, len = 0;
+  const R* B = nullptr;
+  std::vector<R*> col;  // m entries: column j of V, null where it is zero here
+};
+
 }  // namespace
 
 template <class R>
-Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta,
-               int nout) {
+Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
+               int factor_for) {
   const int m = hi - lo, m1 = mid - lo;
   int g = 1, me = 0;
   if (comm != MPI_COMM_NULL) {
@@ -54,9 +78,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     const bool first = p.lo == lo;
     const int off = first ? 0 : m1;
     if (p.row0 == p.lo) std::copy(p.w.begin(), p.w.end(), buf.begin() + off);
-    const int zrow = (first ? mid - 1 : mid) - p.row0;
-    if (zrow >= 0 && zrow < p.rows)
-      for (int j = 0; j < p.cols; ++j) buf[m + off + j] = p.q[zrow + static_cast<long>(j) * p.rows];
+    copy_row(p, first ? mid - 1 : mid, buf.data() + m + off);
     if (p.failed) buf[2 * m] = 1;
   }
   if (g > 1) MPI_Allreduce(MPI_IN_PLACE, buf.data(), 2 * m + 1, mpi_type<R>(), MPI_SUM, comm);
@@ -65,28 +87,44 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
                                   std::vector<R>(buf.begin() + m, buf.begin() + 2 * m), m1, beta);
   const int k = df.k();
 
-  // My rows of blockdiag(Q1, Q2) by parts: part h = my rows in half h. A column of a
-  // part is a pointer into that half's eigenvectors, or null where it is zero there;
-  // rotations write in place and give a zero column storage only when it stops being zero.
-  const int split = std::clamp(mid - out.row0, 0, rows);
-  const int part_rows[2] = {split, rows - split}, part_off[2] = {0, split};
-  std::vector<R> half_q[2];
-  std::vector<std::vector<R*>> col(2, std::vector<R*>(m, nullptr));
+  // My rows of blockdiag(Q1, Q2) by segments. A column of V is a pointer into a piece's
+  // eigenvectors (or its M), or null where it is zero there; rotations write in place
+  // and give a zero column storage only when it stops being zero. A factored result
+  // keeps the pieces untouched and rotates the rows of S instead.
+  std::vector<Segment<R>> seg;
   for (auto& p : mine) {
-    const int h = p.lo == lo ? 0 : 1, col0 = h == 0 ? 0 : m1;
-    half_q[h] = std::move(p.q);
-    for (int j = 0; j < p.cols; ++j)
-      col[h][col0 + j] = half_q[h].data() + static_cast<long>(j) * p.rows;
+    const int col0 = p.lo == lo ? 0 : m1;
+    auto add = [&](int row0, int nrows, int len, const R* B, R* v, long ld) {
+      Segment<R>& s = seg.emplace_back(Segment<R>{row0 - out.row0, nrows, len, B, {}});
+      s.col.assign(m, nullptr);
+      for (int j = 0; j < p.cols; ++j) s.col[col0 + j] = v + j * ld;
+    };
+    if (p.factors.empty())
+      add(p.row0, p.rows, p.rows, nullptr, p.q.data(), p.rows);
+    else
+      for (const Factor<R>& f : p.factors)
+        add(f.row0, f.rows, f.len, f.B.data(), p.q.data() + f.moff, p.mrows);
   }
-  mine.clear();
+  // Factored, the parent pays B·Y (rows × len × factor_for) per segment on top of
+  // what it pays anyway; plain, this merge pays rows × kh × k. Heavy deflation (small
+  // k) makes plain cheaper; the margin covers building M.
+  double plain_flops = 0, factored_flops = 0;
+  for (const Segment<R>& s : seg) {
+    int kh = 0;
+    for (int c : df.column) kh += s.col[c] ? 1 : 0;
+    plain_flops += double(s.rows) * kh * k;
+    factored_flops += 1.5 * s.rows * s.len * factor_for;
+  }
+  const bool factored = factor_for > 0 && factored_flops < plain_flops;
   std::vector<std::vector<R>> filled;
-  for (const auto& r : df.rotations)
-    for (int h = 0; h < 2; ++h) {
-      if (part_rows[h] == 0 || (!col[h][r.a] && !col[h][r.b])) continue;
-      for (int j : {r.a, r.b})
-        if (!col[h][j]) col[h][j] = filled.emplace_back(part_rows[h], R(0)).data();
-      rotate(col[h][r.a], col[h][r.b], part_rows[h], r);
-    }
+  if (!factored)
+    for (const auto& r : df.rotations)
+      for (Segment<R>& s : seg) {
+        if (s.rows == 0 || (!s.col[r.a] && !s.col[r.b])) continue;
+        for (int j : {r.a, r.b})
+          if (!s.col[j]) s.col[j] = filled.emplace_back(s.len, R(0)).data();
+        rotate(s.col[r.a], s.col[r.b], s.len, r);
+      }
 
   // Roots in blocks of B, block b solved by rank b mod g.
   const int B = std::clamp((k + g - 1) / std::max(g, 1), 1, max_panel);
@@ -111,20 +149,36 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   out.failed = out.failed || roots[k] != 0;
   const std::vector<R> zhat = k > 2 ? lowner_z(prod, df.z) : std::vector<R>{};
 
+  // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
+  // cols) when B·Y follows. A factored result collects S (m × cols) instead.
+  out.cols = std::min(nout, m);
+  std::vector<std::vector<R>> Y(seg.size());
+  std::vector<R> S_all;
+  if (factored) {
+    S_all.assign(static_cast<long>(m) * out.cols, R(0));
+  } else {
+    out.q.assign(static_cast<long>(rows) * out.cols, R(0));
+    for (std::size_t i = 0; i < seg.size(); ++i)
+      if (seg[i].B) Y[i].assign(static_cast<long>(seg[i].len) * out.cols, R(0));
+  }
+  auto target = [&](std::size_t i, int pos) {
+    return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
+                    : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
+  };
+
   // Merged order: a deflated eigenvalue goes before a root that is not smaller.
   const int nd = m - k;
   std::vector<int> root_pos(k);
   out.w.resize(m);
-  out.cols = std::min(nout, m);
-  out.q.assign(static_cast<long>(rows) * out.cols, R(0));
   for (int t = 0, j = 0; t < nd || j < k;) {
     const int pos = t + j;
     if (j == k || (t < nd && df.deflated_value[t] <= roots[j])) {
       out.w[pos] = df.deflated_value[t];
-      for (int h = 0; h < 2; ++h)
-        if (pos < out.cols && col[h][df.deflated_column[t]])
-          std::copy_n(col[h][df.deflated_column[t]], part_rows[h],
-                      out.q.data() + static_cast<long>(pos) * rows + part_off[h]);
+      const int c = df.deflated_column[t];
+      if (pos < out.cols && factored) S_all[c + static_cast<long>(pos) * m] = R(1);
+      if (pos < out.cols && !factored)
+        for (std::size_t i = 0; i < seg.size(); ++i)
+          if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, pos));
       ++t;
     } else {
       out.w[pos] = roots[j];
@@ -135,20 +189,20 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   int wanted = 0;  // roots with eigenvectors: a prefix, as the roots ascend
   while (wanted < k && root_pos[wanted] < out.cols) ++wanted;
 
-  // Each part's nonzero non-deflated columns, packed for GEMM.
-  std::vector<int> idx[2];  // rows of S (non-deflated poles) each part uses
-  std::vector<R> Wc[2];
-  for (int h = 0; h < 2; ++h) {
-    if (wanted == 0) break;
-    for (int i = 0; i < k; ++i)
-      if (col[h][df.column[i]]) idx[h].push_back(i);
-    Wc[h].resize(static_cast<long>(part_rows[h]) * idx[h].size());
-    for (std::size_t c = 0; c < idx[h].size(); ++c)
-      std::copy_n(col[h][df.column[idx[h][c]]], part_rows[h],
-                  Wc[h].data() + static_cast<long>(c) * part_rows[h]);
+  // Each segment's nonzero non-deflated columns, packed for GEMM.
+  std::vector<std::vector<int>> idx(seg.size());  // rows of S (non-deflated poles) it uses
+  std::vector<std::vector<R>> Wc(seg.size());
+  for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
+    const Segment<R>& s = seg[i];
+    for (int r = 0; r < k; ++r)
+      if (s.col[df.column[r]]) idx[i].push_back(r);
+    Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
+    for (std::size_t c = 0; c < idx[i].size(); ++c)
+      std::copy_n(s.col[df.column[idx[i][c]]], s.len, Wc[i].data() + static_cast<long>(c) * s.len);
   }
-  for (int h = 0; h < 2; ++h) half_q[h] = std::vector<R>();
   filled.clear();
+  if (!factored)
+    for (auto& p : mine) p.q = std::vector<R>();  // B stays for the products below
 
   std::vector<R> S, Sh, tmp;
   std::size_t kept_next = 0;
@@ -167,24 +221,61 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
                        S.data() + static_cast<long>(c) * k);
       }
     if (g > 1) MPI_Bcast(S.data(), k * bw, mpi_type<R>(), owner, comm);
-    for (int h = 0; h < 2; ++h) {
-      const int kh = static_cast<int>(idx[h].size()), nr = part_rows[h];
-      if (nr == 0 || kh == 0) continue;
+    if (factored) {
+      for (int c = 0; c < bw; ++c)
+        for (int i = 0; i < k; ++i)
+          S_all[df.column[i] + static_cast<long>(root_pos[j0 + c]) * m] =
+              S[i + static_cast<long>(c) * k];
+      continue;
+    }
+    for (std::size_t i = 0; i < seg.size(); ++i) {
+      const int kh = static_cast<int>(idx[i].size()), len = seg[i].len;
+      if (seg[i].rows == 0 || kh == 0) continue;
       Sh.resize(static_cast<long>(kh) * bw);
       for (int c = 0; c < bw; ++c)
-        for (int i = 0; i < kh; ++i)
-          Sh[i + static_cast<long>(c) * kh] = S[idx[h][i] + static_cast<long>(c) * k];
-      tmp.resize(static_cast<long>(nr) * bw);
-      blas::gemm('N', 'N', nr, bw, kh, R(1), Wc[h].data(), nr, Sh.data(), kh, R(0), tmp.data(), nr);
+        for (int r = 0; r < kh; ++r)
+          Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
+      tmp.resize(static_cast<long>(len) * bw);
+      blas::gemm('N', 'N', len, bw, kh, R(1), Wc[i].data(), len, Sh.data(), kh, R(0), tmp.data(),
+                 len);
       for (int c = 0; c < bw; ++c)
-        std::copy_n(tmp.data() + static_cast<long>(c) * nr, nr,
-                    out.q.data() + static_cast<long>(root_pos[j0 + c]) * rows + part_off[h]);
+        std::copy_n(tmp.data() + static_cast<long>(c) * len, len, target(i, root_pos[j0 + c]));
     }
   }
+
+  if (!factored) {
+    for (std::size_t i = 0; i < seg.size(); ++i)
+      if (seg[i].B)
+        blas::gemm('N', 'N', seg[i].rows, out.cols, seg[i].len, R(1), seg[i].B, seg[i].rows,
+                   Y[i].data(), seg[i].len, R(0), out.q.data() + seg[i].off, rows);
+    return out;
+  }
+
+  // M = G·S: the rotations act on the rows of S, the last one first.
+  for (auto r = df.rotations.rbegin(); r != df.rotations.rend(); ++r)
+    for (long c = 0; c < out.cols; ++c) {
+      R* col = S_all.data() + c * m;
+      const R x = col[r->a], y = col[r->b];
+      col[r->a] = r->c * x - r->s * y;
+      col[r->b] = r->s * x + r->c * y;
+    }
+  // This rank's rows of M: both halves (a merge inside the rank) or its own half.
+  const bool both = mine.size() == 2;
+  const int mrow0 = both || mine.front().lo == lo ? 0 : m1;
+  out.mrows = both ? m : mine.front().cols;
+  if (both) {
+    out.q = std::move(S_all);
+  } else {
+    out.q.resize(static_cast<long>(out.mrows) * out.cols);
+    for (long c = 0; c < out.cols; ++c)
+      std::copy_n(S_all.data() + c * m + mrow0, out.mrows, out.q.data() + c * out.mrows);
+  }
+  for (auto& p : mine)
+    out.factors.push_back({p.row0, p.rows, p.cols, (p.lo == lo ? 0 : m1) - mrow0, std::move(p.q)});
   return out;
 }
 
-template Piece<float> merge(MPI_Comm, std::vector<Piece<float>>, int, int, int, float, int);
-template Piece<double> merge(MPI_Comm, std::vector<Piece<double>>, int, int, int, double, int);
+template Piece<float> merge(MPI_Comm, std::vector<Piece<float>>, int, int, int, float, int, int);
+template Piece<double> merge(MPI_Comm, std::vector<Piece<double>>, int, int, int, double, int, int);
 
 }  // namespace tseig::dense::dc

@@ -35,12 +35,35 @@ Piece<R> solve_leaf(const std::vector<R>& d, const std::vector<R>& e, int lo, in
   return p;
 }
 
+// All eigenvectors of [lo, hi) on this rank: one leaf, or two leaves and their merge,
+// left factored when the parent forms only factor_for (> 0) columns and that is cheaper
+// (never when factor_for ≥ 2/3 of the rows: see merge's test).
+template <class R>
+Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, int hi,
+                    int factor_for) {
+  if (factor_for == 0 || 3 * factor_for >= 2 * (hi - lo) || hi - lo < 2 * min_leaf)
+    return solve_leaf(d, e, lo, hi);
+  const int mid = lo + (hi - lo) / 2;
+  std::vector<R> torn = d;
+  tear(torn, e, mid);
+  std::vector<Piece<R>> halves;
+  halves.push_back(solve_leaf(torn, e, lo, mid));
+  halves.push_back(solve_leaf(torn, e, mid, hi));
+  return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for);
+}
+
+// The top merge forms only nout eigenvectors, so its children may stay factored (see
+// merge.hpp): only where each factor is one rank's rows, since with wider children B
+// would have more columns than rows and the product would cost more than it saves.
 template <class R>
 Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& d,
-                    const std::vector<R>& e, int p0, int p1, int nout) {
+                    const std::vector<R>& e, int p0, int p1, int nout, int factor_for) {
   const int lo = split.first[p0], hi = split.first[p1];
   if (p1 - p0 == 1) {
-    if (split.active > 1 || hi - lo < 2 * min_leaf) {
+    if (split.active > 1) return solve_rank(d, e, lo, hi, factor_for);
+    // The whole problem on one rank: split it anyway, so that its top merge forms only
+    // the wanted eigenvectors.
+    if (hi - lo < 2 * min_leaf) {
       Piece<R> p = solve_leaf(d, e, lo, hi);
       p.cols = nout;
       p.q.resize(static_cast<long>(p.rows) * nout);
@@ -50,22 +73,24 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
     std::vector<R> torn = d;
     tear(torn, e, mid);
     std::vector<Piece<R>> halves;
-    halves.push_back(solve_leaf(torn, e, lo, mid));
-    halves.push_back(solve_leaf(torn, e, mid, hi));
-    return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout);
+    halves.push_back(solve_rank(torn, e, lo, mid, nout));
+    halves.push_back(solve_rank(torn, e, mid, hi, nout));
+    return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0);
   }
   int me = 0;
   MPI_Comm_rank(comm, &me);
   const int pm = p0 + (p1 - p0) / 2;
   const bool left = p0 + me < pm;
+  const bool top = p0 == 0 && p1 == split.active;
+  const int f = top && p1 - p0 <= 4 ? nout : 0;
   MPI_Comm child;
   MPI_Comm_split(comm, left ? 0 : 1, me, &child);
   std::vector<Piece<R>> mine;
   const int mid = split.first[pm];
-  mine.push_back(left ? solve_node(child, split, d, e, p0, pm, mid - lo)
-                      : solve_node(child, split, d, e, pm, p1, hi - mid));
+  mine.push_back(left ? solve_node(child, split, d, e, p0, pm, mid - lo, f)
+                      : solve_node(child, split, d, e, pm, p1, hi - mid, f));
   MPI_Comm_free(&child);
-  return merge(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout);
+  return merge(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for);
 }
 
 }  // namespace
@@ -88,7 +113,7 @@ Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R>
   MPI_Comm_split(comm, me < split.active ? 0 : MPI_UNDEFINED, me, &active);
   if (active == MPI_COMM_NULL) return {};
   for (int r = 1; r < split.active; ++r) tear(d, e, split.first[r]);
-  Piece<R> p = solve_node(active, split, d, e, 0, split.active, nev);
+  Piece<R> p = solve_node(active, split, d, e, 0, split.active, nev, 0);
   MPI_Comm_free(&active);
   return p;
 }
