@@ -65,7 +65,7 @@ int pheevr(char jobz, char range, char uplo, int n, T* a, const int* desca, int 
 // compz = 'I'): d (in: diagonal, out: eigenvalues ascending), e (off-diagonal, destroyed),
 // q: the eigenvectors, n×n with square blocks.
 template <class R>
-int pstedc(int n, R* d, R* e, R* q, const int* descq);
+int pstedc(int n, R* d, R* e, R* q, const int* descq);  // q must be zero on entry (else wrong λ)
 
 // Generalized eigenproblem pieces (all return ScaLAPACK's info where it has one).
 // Cholesky factor of the Hermitian positive definite sub(A) (p?potrf).
