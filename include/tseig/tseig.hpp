@@ -11,5 +11,6 @@
 #include "tseig/linalg.hpp"
 #include "tseig/matrix.hpp"
 #include "tseig/matrix_market.hpp"
+#include "tseig/memory.hpp"
 #include "tseig/types.hpp"
 #include "tseig/version.hpp"

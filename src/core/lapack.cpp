@@ -1,6 +1,8 @@
 // Workspace-querying wrappers behind lapack.hpp.
 #include "core/lapack.hpp"
 
+#include "core/buffer_cache.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -21,8 +23,8 @@ int work_size(R query) {
     p##stedc_(&compz, &n, d, e, z, &ldz, &query, &lwork, &iquery, &liwork, &info, 1);           \
     lwork = work_size(query);                                                                   \
     liwork = std::max(1, iquery);                                                               \
-    std::vector<R> work(lwork);                                                                 \
-    std::vector<int> iwork(liwork);                                                             \
+    cached_vector<R> work(lwork);                                                               \
+    cached_vector<int> iwork(liwork);                                                           \
     p##stedc_(&compz, &n, d, e, z, &ldz, work.data(), &lwork, iwork.data(), &liwork, &info, 1); \
     return info;                                                                                \
   }

@@ -152,8 +152,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
   // cols) when B·Y follows. A factored result collects S (m × cols) instead.
   out.cols = std::min(nout, m);
-  std::vector<std::vector<R>> Y(seg.size());
-  std::vector<R> S_all;
+  std::vector<cached_vector<R>> Y(seg.size());
+  cached_vector<R> S_all;
   if (factored) {
     S_all.assign(static_cast<long>(m) * out.cols, R(0));
   } else {
@@ -191,7 +191,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
 
   // Each segment's nonzero non-deflated columns, packed for GEMM.
   std::vector<std::vector<int>> idx(seg.size());  // rows of S (non-deflated poles) it uses
-  std::vector<std::vector<R>> Wc(seg.size());
+  std::vector<cached_vector<R>> Wc(seg.size());
   for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
     const Segment<R>& s = seg[i];
     for (int r = 0; r < k; ++r)
@@ -202,9 +202,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   }
   filled.clear();
   if (!factored)
-    for (auto& p : mine) p.q = std::vector<R>();  // B stays for the products below
+    for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
 
-  std::vector<R> S, Sh, tmp;
+  cached_vector<R> S, Sh, tmp;
   std::size_t kept_next = 0;
   for (int j0 = 0; j0 < wanted; j0 += B) {
     const int bw = std::min(B, wanted - j0), owner = (j0 / B) % g;

@@ -13,13 +13,15 @@
 
 #include <vector>
 
+#include "core/buffer_cache.hpp"
+
 namespace tseig::dense::dc {
 
 /// Rows [row0, row0 + rows) of a factored piece's eigenvectors: B·M[moff : moff + len, :].
 template <class R>
 struct Factor {
   int row0 = 0, rows = 0, len = 0, moff = 0;
-  std::vector<R> B;  ///< rows × len, column-major
+  cached_vector<R> B;  ///< rows × len, column-major
 };
 
 /// This rank's share of a solved subproblem [lo, hi) of the tridiagonal matrix.
@@ -31,7 +33,7 @@ struct Piece {
   int cols = 0;            ///< eigenvectors held: those of the `cols` smallest eigenvalues
   /// Plain piece: the eigenvectors' rows, rows × cols, leading dimension rows.
   /// Factored piece: M, mrows × cols, leading dimension mrows.
-  std::vector<R> q;
+  cached_vector<R> q;
   std::vector<Factor<R>> factors;  ///< non-empty: the piece is factored
   int mrows = 0;
   bool failed = false;  ///< a LAPACK kernel failed somewhere below (on any rank)

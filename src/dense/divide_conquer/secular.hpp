@@ -5,6 +5,7 @@
 // (as LAPACK ?laed3). The roots are shared among the ranks of a merge.
 #include <vector>
 
+#include "core/buffer_cache.hpp"
 #include "dense/divide_conquer/deflation.hpp"
 
 namespace tseig::dense::dc {
@@ -15,7 +16,7 @@ struct SecularShare {
   std::vector<R> root;    ///< k entries: the roots this rank solved, 0 elsewhere
   std::vector<R> zprod;   ///< k partial Löwner products over this rank's roots (k > 2)
   std::vector<int> kept;  ///< this rank's roots whose eigenvectors are wanted, ascending
-  std::vector<R> delta;   ///< k × kept.size(): pole_i − root_j of each kept root
+  cached_vector<R> delta;   ///< k × kept.size(): pole_i − root_j of each kept root
   bool failed = false;    ///< ?laed4 did not converge
 };
 

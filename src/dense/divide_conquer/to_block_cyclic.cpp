@@ -1,6 +1,8 @@
 // One all-to-all per chunk of columns, so the buffers stay a small multiple of a chunk.
 #include "dense/divide_conquer/to_block_cyclic.hpp"
 
+#include "core/buffer_cache.hpp"
+
 #include <algorithm>
 
 #include "core/instantiate.hpp"
@@ -54,7 +56,7 @@ void rows_to_block_cyclic(const std::vector<int>& first, const real_t<T>* q, int
   for (int s = 0; s < P; ++s) recv_runs[s] = owned_runs(Z, first[s], first[s + 1], g.myrow());
 
   std::vector<int> scount(P), sdispl(P), rcount(P), rdispl(P);
-  std::vector<R> sbuf, rbuf;
+  cached_vector<R> sbuf, rbuf;
   std::vector<std::vector<int>> cols(g.npcol());
   for (int j0 = 0; j0 < ncols; j0 += chunk_cols) {
     const int j1 = std::min(ncols, j0 + chunk_cols);

@@ -1,0 +1,19 @@
+#pragma once
+// tseig keeps the large work arrays of its divide & conquer after a solve and hands them
+// out again on the next one: first touch of fresh memory makes the kernel zero every page
+// (about 1 GB/s on virtual machines, 20× slower than reusing memory), which a code that
+// solves thousands of times would otherwise pay on every call. Environment variable
+// TSEIG_CACHE_MB caps the memory kept (default: a quarter of the physical memory;
+// 0 keeps nothing).
+
+#include <cstddef>
+
+namespace tseig {
+
+/// Bytes currently kept for reuse on this process.
+std::size_t cached_memory_bytes() noexcept;
+
+/// Returns all kept memory to the system (for example after the last solve).
+void release_cached_memory() noexcept;
+
+}  // namespace tseig

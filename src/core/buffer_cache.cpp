@@ -1,0 +1,106 @@
+// The process-wide cache behind buffer_cache.hpp and tseig/memory.hpp.
+#include "core/buffer_cache.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+
+namespace tseig {
+
+namespace {
+
+constexpr std::size_t min_cached = std::size_t(1) << 20;
+
+std::size_t default_limit() {
+  if (const char* mb = std::getenv("TSEIG_CACHE_MB")) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(mb, &end, 10);
+    if (end != mb && *end == '\0') return static_cast<std::size_t>(v) << 20;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * page / 4 : 0;
+}
+
+struct Cache {
+  std::mutex lock;
+  std::unordered_map<void*, std::size_t> size_of;  // every large block, live or kept
+  std::multimap<std::size_t, void*> kept;          // kept blocks by size
+  std::size_t kept_bytes = 0, limit = default_limit();
+};
+
+// Never destroyed: vectors with static storage may free into it during exit.
+Cache& cache() {
+  static Cache* c = new Cache;
+  return *c;
+}
+
+}  // namespace
+
+void* cache_allocate(std::size_t bytes) {
+  if (bytes < min_cached) {
+    void* p = std::malloc(bytes ? bytes : 1);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> guard(c.lock);
+    auto it = c.kept.lower_bound(bytes);
+    if (it != c.kept.end() && it->first <= 2 * bytes) {
+      void* p = it->second;
+      c.kept_bytes -= it->first;
+      c.kept.erase(it);
+      return p;
+    }
+  }
+  void* p = std::malloc(bytes);
+  if (!p) {
+    release_cached_memory();  // kept blocks of the wrong size may be what is missing
+    p = std::malloc(bytes);
+    if (!p) throw std::bad_alloc();
+  }
+  std::lock_guard<std::mutex> guard(c.lock);
+  c.size_of[p] = bytes;
+  return p;
+}
+
+void cache_free(void* p) noexcept {
+  if (!p) return;
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> guard(c.lock);
+    auto it = c.size_of.find(p);
+    if (it != c.size_of.end()) {
+      if (c.kept_bytes + it->second <= c.limit) {
+        c.kept.emplace(it->second, p);
+        c.kept_bytes += it->second;
+        return;
+      }
+      c.size_of.erase(it);
+    }
+  }
+  std::free(p);
+}
+
+std::size_t cached_memory_bytes() noexcept {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> guard(c.lock);
+  return c.kept_bytes;
+}
+
+void release_cached_memory() noexcept {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> guard(c.lock);
+  for (auto& [bytes, p] : c.kept) {
+    c.size_of.erase(p);
+    std::free(p);
+  }
+  c.kept.clear();
+  c.kept_bytes = 0;
+}
+
+}  // namespace tseig
