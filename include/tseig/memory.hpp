@@ -16,4 +16,7 @@ std::size_t cached_memory_bytes() noexcept;
 /// Returns all kept memory to the system (for example after the last solve).
 void release_cached_memory() noexcept;
 
+/// Caps the memory kept from now on (0: keep nothing); returns what exceeds it at once.
+void set_cached_memory_limit(std::size_t bytes) noexcept;
+
 }  // namespace tseig

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
@@ -92,15 +93,30 @@ std::size_t cached_memory_bytes() noexcept {
   return c.kept_bytes;
 }
 
+namespace {
+// Frees kept blocks, largest first, until at most `keep` bytes remain (lock held).
+void trim(Cache& c, std::size_t keep) {
+  while (c.kept_bytes > keep) {
+    auto last = std::prev(c.kept.end());
+    c.kept_bytes -= last->first;
+    c.size_of.erase(last->second);
+    std::free(last->second);
+    c.kept.erase(last);
+  }
+}
+}  // namespace
+
 void release_cached_memory() noexcept {
   Cache& c = cache();
   std::lock_guard<std::mutex> guard(c.lock);
-  for (auto& [bytes, p] : c.kept) {
-    c.size_of.erase(p);
-    std::free(p);
-  }
-  c.kept.clear();
-  c.kept_bytes = 0;
+  trim(c, 0);
+}
+
+void set_cached_memory_limit(std::size_t bytes) noexcept {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> guard(c.lock);
+  c.limit = bytes;
+  trim(c, bytes);
 }
 
 }  // namespace tseig
