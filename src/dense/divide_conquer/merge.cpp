@@ -1,6 +1,7 @@
 // Distributed merge: deflation and the secular poles are computed identically on every
 // rank; roots are solved in blocks of B per rank, and each block's eigenvectors form one
-// panel of S that its owner broadcasts and every rank multiplies with a local GEMM.
+// panel of S that its owner broadcasts and every rank multiplies with a local GEMM (or,
+// for a factored result, collects into M).
 #include "dense/divide_conquer/merge.hpp"
 
 #include <algorithm>

@@ -1,10 +1,9 @@
 // One all-to-all per chunk of columns, so the buffers stay a small multiple of a chunk.
 #include "dense/divide_conquer/to_block_cyclic.hpp"
 
-#include "core/buffer_cache.hpp"
-
 #include <algorithm>
 
+#include "core/buffer_cache.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 

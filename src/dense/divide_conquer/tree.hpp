@@ -2,6 +2,8 @@
 // The divide & conquer tree: the tridiagonal matrix is cut into one contiguous block of
 // rows per rank, each block is solved on its rank by LAPACK ?stedc, and pairs of rank
 // ranges are merged up to the whole matrix, where only the wanted eigenvectors are formed.
+// With few wanted, the top merge's children stay factored (merge.hpp), so that their
+// eigenvectors too are formed only in the product with the wanted columns.
 #include <mpi.h>
 
 #include <vector>
