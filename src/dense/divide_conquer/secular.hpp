@@ -13,11 +13,11 @@ namespace tseig::dense::dc {
 /// One rank's share of the roots.
 template <class R>
 struct SecularShare {
-  std::vector<R> root;    ///< k entries: the roots this rank solved, 0 elsewhere
-  std::vector<R> zprod;   ///< k partial Löwner products over this rank's roots (k > 2)
-  std::vector<int> kept;  ///< this rank's roots whose eigenvectors are wanted, ascending
-  cached_vector<R> delta;   ///< k × kept.size(): pole_i − root_j of each kept root
-  bool failed = false;    ///< ?laed4 did not converge
+  std::vector<R> root;     ///< k entries: the roots this rank solved, 0 elsewhere
+  std::vector<R> zprod;    ///< k partial Löwner products over this rank's roots (k > 2)
+  std::vector<int> kept;   ///< this rank's roots whose eigenvectors are wanted, ascending
+  cached_vector<R> delta;  ///< k × kept.size(): pole_i − root_j of each kept root
+  bool failed = false;     ///< ?laed4 did not converge
 };
 
 /// Solves the roots `mine` (ascending) of df. A root's eigenvector is wanted when its
