@@ -116,7 +116,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     plain_flops += double(s.rows) * kh * k;
     factored_flops += 1.5 * s.rows * s.len * factor_for;
   }
-  const bool factored = factor_for > 0 && factored_flops < plain_flops;
+  const bool plain_inputs =
+      std::all_of(mine.begin(), mine.end(), [](const Piece<R>& p) { return p.factors.empty(); });
+  const bool factored = factor_for > 0 && plain_inputs && factored_flops < plain_flops;
   std::vector<std::vector<R>> filled;
   if (!factored)
     for (const auto& r : df.rotations)
