@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "core/buffer_cache.hpp"
+#include "tseig/memory.hpp"
 
 namespace tseig::dense::dc {
 
