@@ -8,7 +8,6 @@
 
 #include "tseig/grid.hpp"
 #include "tseig/index_map.hpp"
-#include "tseig/memory.hpp"
 #include "tseig/types.hpp"
 
 namespace tseig {
@@ -117,7 +116,7 @@ class DistMatrix {
   Grid grid_;
   Descriptor desc_{};
   int local_rows_ = 0, local_cols_ = 0;
-  cached_vector<T> storage_;
+  std::vector<T> storage_;
   T* data_ = nullptr;
   bool owning_ = true;
 };

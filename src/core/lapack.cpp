@@ -1,7 +1,7 @@
 // Workspace-querying wrappers behind lapack.hpp.
 #include "core/lapack.hpp"
 
-#include "tseig/memory.hpp"
+#include "core/buffer_cache.hpp"
 
 #include <algorithm>
 #include <vector>

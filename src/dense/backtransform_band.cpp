@@ -21,7 +21,7 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
   constexpr int W = stripe_width<T>();
   const int nstripes = (ncols + W - 1) / W;
   // Stripes: W columns each, row by row (the last one padded with zero columns).
-  cached_vector<T> S(static_cast<std::size_t>(nstripes) * n * W, T(0));
+  std::vector<T> S(static_cast<std::size_t>(nstripes) * n * W, T(0));
   auto stripe = [&](int st) { return S.data() + static_cast<std::size_t>(st) * n * W; };
   for (int c = 0; c < ncols; ++c)
     for (int i = 0; i < n; ++i)

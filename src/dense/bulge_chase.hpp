@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <vector>
 
-#include "tseig/memory.hpp"
 #include "tseig/types.hpp"
 
 namespace tseig::dense {
@@ -20,7 +19,7 @@ template <class T>
 struct BandReflectors {
   int n = 0, b = 1;
   std::vector<real_t<T>> d, e;
-  cached_vector<T> v;               ///< reflector (s, j) at v[(first(s) + j)·b], b slots
+  std::vector<T> v;                 ///< reflector (s, j) at v[(first(s) + j)·b], b slots
   std::vector<T> tau;               ///< reflector (s, j) at tau[first(s) + j]
   std::vector<std::size_t> first_;  ///< index of reflector (s, 0)
 

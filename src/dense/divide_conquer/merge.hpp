@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "tseig/memory.hpp"
+#include "core/buffer_cache.hpp"
 
 namespace tseig::dense::dc {
 

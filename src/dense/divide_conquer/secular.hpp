@@ -5,8 +5,8 @@
 // (as LAPACK ?laed3). The roots are shared among the ranks of a merge.
 #include <vector>
 
+#include "core/buffer_cache.hpp"
 #include "dense/divide_conquer/deflation.hpp"
-#include "tseig/memory.hpp"
 
 namespace tseig::dense::dc {
 

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
+#include "core/buffer_cache.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "tseig/memory.hpp"
 
 namespace tseig::dense::dc {
 

@@ -1,9 +1,8 @@
-// The process-wide cache of tseig/memory.hpp.
-#include "tseig/memory.hpp"
+// The process-wide cache behind buffer_cache.hpp and tseig/memory.hpp.
+#include "core/buffer_cache.hpp"
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 #include <map>
@@ -32,26 +31,12 @@ struct Cache {
   std::unordered_map<void*, std::size_t> size_of;  // every large block, live or kept
   std::multimap<std::size_t, void*> kept;          // kept blocks by size
   std::size_t kept_bytes = 0, limit = default_limit();
-  std::size_t live_bytes = 0, peak_live = 0;  // large blocks in use, and their most ever
 };
 
 // Never destroyed: vectors with static storage may free into it during exit.
 Cache& cache() {
   static Cache* c = new Cache;
   return *c;
-}
-
-// Frees one kept block (lock held).
-void give_back(Cache& c, std::multimap<std::size_t, void*>::iterator block) {
-  c.kept_bytes -= block->first;
-  c.size_of.erase(block->second);
-  std::free(block->second);
-  c.kept.erase(block);
-}
-
-// Frees kept blocks, largest first, until at most `keep` bytes remain (lock held).
-void trim(Cache& c, std::size_t keep) {
-  while (c.kept_bytes > keep) give_back(c, std::prev(c.kept.end()));
 }
 
 }  // namespace
@@ -69,27 +54,17 @@ void* cache_allocate(std::size_t bytes) {
     if (it != c.kept.end() && it->first <= 2 * bytes) {
       void* p = it->second;
       c.kept_bytes -= it->first;
-      c.live_bytes += it->first;
       c.kept.erase(it);
       return p;
     }
-    // A miss: give back kept blocks (smallest first) until live plus kept memory fits
-    // under the most ever live, which is all that memory would be without the cache.
-    c.live_bytes += bytes;
-    c.peak_live = std::max(c.peak_live, c.live_bytes);
-    while (!c.kept.empty() && c.live_bytes + c.kept_bytes > c.peak_live)
-      give_back(c, c.kept.begin());
   }
   void* p = std::malloc(bytes);
-  std::lock_guard<std::mutex> guard(c.lock);
   if (!p) {
-    trim(c, 0);  // what is kept may be what is missing
+    release_cached_memory();  // kept blocks of the wrong size may be what is missing
     p = std::malloc(bytes);
+    if (!p) throw std::bad_alloc();
   }
-  if (!p) {
-    c.live_bytes -= bytes;
-    throw std::bad_alloc();
-  }
+  std::lock_guard<std::mutex> guard(c.lock);
   c.size_of[p] = bytes;
   return p;
 }
@@ -101,7 +76,6 @@ void cache_free(void* p) noexcept {
     std::lock_guard<std::mutex> guard(c.lock);
     auto it = c.size_of.find(p);
     if (it != c.size_of.end()) {
-      c.live_bytes -= it->second;
       if (c.kept_bytes + it->second <= c.limit) {
         c.kept.emplace(it->second, p);
         c.kept_bytes += it->second;
@@ -118,6 +92,19 @@ std::size_t cached_memory_bytes() noexcept {
   std::lock_guard<std::mutex> guard(c.lock);
   return c.kept_bytes;
 }
+
+namespace {
+// Frees kept blocks, largest first, until at most `keep` bytes remain (lock held).
+void trim(Cache& c, std::size_t keep) {
+  while (c.kept_bytes > keep) {
+    auto last = std::prev(c.kept.end());
+    c.kept_bytes -= last->first;
+    c.size_of.erase(last->second);
+    std::free(last->second);
+    c.kept.erase(last);
+  }
+}
+}  // namespace
 
 void release_cached_memory() noexcept {
   Cache& c = cache();
