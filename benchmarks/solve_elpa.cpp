@@ -10,6 +10,7 @@
 // Compiled as C++, elpa.h declares its complex API with std::complex.
 #include <elpa/elpa.h>
 
+#include "core/instantiate.hpp"
 #include "runners.hpp"
 #include "tseig/error.hpp"
 
@@ -133,10 +134,7 @@ GeneralizedSolutions<T> solve_elpa_generalized(const DistMatrix<T>& H, const Dis
 #define TSEIG_INSTANTIATE(T)                                                    \
   template GeneralizedSolutions<T> solve_elpa_generalized(const DistMatrix<T>&, \
                                                           const DistMatrix<T>&, int, int);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 template Solution<float> solve_elpa(DistMatrix<float>&, int, int);
 template Solution<double> solve_elpa(DistMatrix<double>&, int, int);

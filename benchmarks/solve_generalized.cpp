@@ -5,6 +5,7 @@
 #include <complex>
 #include <string>
 
+#include "core/instantiate.hpp"
 #include "core/scalapack.hpp"
 #include "runners.hpp"
 #include "tseig/error.hpp"
@@ -102,10 +103,7 @@ GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>& H, cons
                                                            const DistMatrix<T>&, int, Solver); \
   template GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>&,           \
                                                                const DistMatrix<T>&, int);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::bench

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/instantiate.hpp"
 #include "core/scalapack.hpp"
 #include "tseig/gpu.hpp"
 #include "tseig/index_map.hpp"
@@ -189,10 +190,7 @@ DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, in
 
 #define TSEIG_INSTANTIATE(T) \
   template DistMatrix<T> view(const tseig_handle&, const T*, int, int, int);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <complex>
 
+#include "core/instantiate.hpp"
 #include "tseig/types.hpp"
 
 namespace tseig::dense {
@@ -48,10 +49,7 @@ void hermitian_tile_product(int m, int n, const T* a, int lda, const T* xcol, co
 
 #define TSEIG_INSTANTIATE(T) \
   template void hermitian_tile_product(int, int, const T*, int, const T*, const T*, T*, T*);
-TSEIG_INSTANTIATE(float)
-TSEIG_INSTANTIATE(double)
-TSEIG_INSTANTIATE(std::complex<float>)
-TSEIG_INSTANTIATE(std::complex<double>)
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense
