@@ -1,3 +1,12 @@
+# tseig_toolchain_options(target): the flags every C/C++ target of the project needs to get
+# right code from this compiler (TSEIG_WORKAROUND_FLAGS, cmake/tseigMiscompileCheck.cmake).
+function(tseig_toolchain_options target)
+  if(TSEIG_WORKAROUND_FLAGS)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:C,CXX>:${TSEIG_WORKAROUND_FLAGS}>)
+  endif()
+endfunction()
+
 # tseig_compile_options(target): warnings and optimisation flags for our own targets.
 function(tseig_compile_options target)
   target_compile_features(${target} PUBLIC cxx_std_20)
@@ -6,4 +15,5 @@ function(tseig_compile_options target)
   if(TSEIG_NATIVE)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
   endif()
+  tseig_toolchain_options(${target})
 endfunction()
