@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Times two builds of tseig against each other in one run: dense_bench of build A and of
-# build B alternate (A B, then B A, ...) on the same problems, so machine drift hits both;
-# compare_builds.py prints the minimum time per solver and the ratio B/A.
+# Times several builds of tseig against each other in one run: the dense_bench of each
+# build runs in turn on the same problems, the order rotating from round to round so that
+# machine drift hits all; compare_builds.py prints the minimum time per solver and the
+# ratio of each build to the first.
 #
-# usage: benchmarks/compare_builds.sh [--rounds R] [--np P] [--out DIR] DIR_A DIR_B [dense_bench args]
-#   DIR_A, DIR_B  build trees holding bin/dense_bench (e.g. a build configured with
-#                 -DTSEIG_MISCOMPILE_WORKAROUND=OFF, or one of an older commit)
+# usage: benchmarks/compare_builds.sh [--rounds R] [--np P] [--out DIR] DIR... -- [dense_bench args]
+#   DIR...        build trees holding bin/dense_bench (e.g. one configured with
+#                 -DTSEIG_MISCOMPILE_WORKAROUND=OFF, or one of an older commit); the first
+#                 is the reference of the ratios
 #   --rounds R    repetitions of each build (default 2); --np P ranks (default 2)
-# Example (issue 11): benchmarks/compare_builds.sh build-noworkaround build --n 4000 \
-#   --nev-frac 1,0.2 --type d,z --solvers one_stage,two_stage,scalapack,elpa1
+# Example: benchmarks/compare_builds.sh build-noworkaround build -- --n 4000 \
+#   --nev-frac 1,0.2 --type d,z --solvers one_stage,two_stage,scalapack
 set -euo pipefail
 
 rounds=2
@@ -22,30 +24,31 @@ while [[ $# -gt 0 ]]; do
     *) break ;;
   esac
 done
-if [[ $# -lt 2 ]]; then
-  sed -n '2,11p' "$0" >&2
+builds=()
+while [[ $# -gt 0 && "$1" != "--" ]]; do
+  builds+=("$1")
+  shift
+done
+[[ $# -gt 0 ]] && shift  # the "--"
+if ((${#builds[@]} < 2)); then
+  sed -n '2,13p' "$0" >&2
   exit 2
 fi
-a="$1" b="$2"
-shift 2
-for dir in "$a" "$b"; do
+for dir in "${builds[@]}"; do
   [[ -x "$dir/bin/dense_bench" ]] || { echo "compare_builds.sh: $dir/bin/dense_bench not found" >&2; exit 1; }
 done
 mkdir -p "$out"
-rm -f "$out"/A-*.jsonl "$out"/B-*.jsonl
+rm -f "$out"/build*-round*.jsonl
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_mpi_yield_when_idle=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
-run() {  # run LABEL DIR ROUND
-  echo "== round $3: build $1 ($2)" >&2
-  mpirun -np "$np" --oversubscribe "$2/bin/dense_bench" --dgemm-n 0 "${@:4}" \
-    --json-out "$out/$1-$3.jsonl" 2>/dev/null
-}
-for ((r = 1; r <= rounds; ++r)); do
-  if ((r % 2)); then
-    run A "$a" "$r" "$@"; run B "$b" "$r" "$@"
-  else
-    run B "$b" "$r" "$@"; run A "$a" "$r" "$@"
-  fi
+nb=${#builds[@]}
+for ((r = 0; r < rounds; ++r)); do
+  for ((k = 0; k < nb; ++k)); do
+    i=$(((k + r) % nb))
+    echo "== round $((r + 1)): ${builds[$i]}" >&2
+    mpirun -np "$np" --oversubscribe "${builds[$i]}/bin/dense_bench" --dgemm-n 0 "$@" \
+      --json-out "$out/build$i-round$r.jsonl" 2>/dev/null
+  done
 done
-python3 "$(dirname "$0")/compare_builds.py" --a "$a" --b "$b" "$out"
+python3 "$(dirname "$0")/compare_builds.py" "$out" "${builds[@]}"
