@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lapack.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/host.hpp"
+#include "core/blas/scalapack.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "tseig/accuracy.hpp"
 #include "tseig/error.hpp"

@@ -9,23 +9,8 @@
 #include <cstddef>
 #include <string>
 
+#include "core/blas/host.hpp"
 #include "test_util.hpp"
-
-extern "C" {
-#define TSEIG_SYGVD(p, T)                                                                          \
-  void p##sygvd_(const int*, const char*, const char*, const int*, T*, const int*, T*, const int*, \
-                 T*, T*, const int*, int*, const int*, int*, std::size_t, std::size_t);
-TSEIG_SYGVD(s, float)
-TSEIG_SYGVD(d, double)
-#undef TSEIG_SYGVD
-#define TSEIG_HEGVD(p, T, R)                                                                       \
-  void p##hegvd_(const int*, const char*, const char*, const int*, T*, const int*, T*, const int*, \
-                 R*, T*, const int*, R*, const int*, int*, const int*, int*, std::size_t,          \
-                 std::size_t);
-TSEIG_HEGVD(c, std::complex<float>, float)
-TSEIG_HEGVD(z, std::complex<double>, double)
-#undef TSEIG_HEGVD
-}
 
 namespace tseig::test {
 namespace {
@@ -36,34 +21,8 @@ template <class T>
 std::vector<real_t<T>> lapack_sygvd(std::vector<T>& h, std::vector<T> s, int n) {
   using R = real_t<T>;
   std::vector<R> w(n);
-  const int itype = 1, ld = std::max(n, 1);
-  const char jobz = 'V', uplo = 'L';
-  int info = 0, lwork = -1, liwork = -1, iq = 0;
-  T q{};
-  int lrwork = -1;
-  R rq{};
-  auto call = [&](T* work, R* rwork, int* iwork) {
-    if constexpr (std::is_same_v<T, float>)
-      ssygvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, iwork,
-              &liwork, &info, 1, 1);
-    else if constexpr (std::is_same_v<T, double>)
-      dsygvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, iwork,
-              &liwork, &info, 1, 1);
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-      chegvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, rwork,
-              &lrwork, iwork, &liwork, &info, 1, 1);
-    else
-      zhegvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, rwork,
-              &lrwork, iwork, &liwork, &info, 1, 1);
-  };
-  call(&q, &rq, &iq);
-  lwork = std::max(1, static_cast<int>(std::real(q)));
-  lrwork = std::max(1, static_cast<int>(rq));
-  liwork = std::max(1, iq);
-  std::vector<T> work(lwork);
-  std::vector<R> rwork(lrwork);
-  std::vector<int> iwork(liwork);
-  call(work.data(), rwork.data(), iwork.data());
+  const int ld = std::max(n, 1);
+  const int info = lapack::hegvd<T, R>('V', 'L', n, h.data(), ld, s.data(), ld, w.data());
   if (info != 0) throw Error(ErrorCode::numerical_failure, "reference ?sygvd failed");
   return w;
 }

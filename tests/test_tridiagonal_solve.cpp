@@ -8,7 +8,7 @@
 #include <functional>
 #include <random>
 
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "test_util.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "dense/backtransform_band.hpp"
 #include "dense/backtransform_householder.hpp"
 #include "dense/bulge_chase.hpp"

@@ -5,7 +5,7 @@
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"
 #include "tseig/generators.hpp"
-#include "tseig/gpu.hpp"
+#include "tseig/device.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/index_map.hpp"
 #include "tseig/linalg.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
-#include "tseig/gpu.hpp"
+#include "core/blas/scalapack.hpp"
+#include "tseig/device.hpp"
 #include "tseig/index_map.hpp"
 
 namespace tseig::capi {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "tseig/error.hpp"

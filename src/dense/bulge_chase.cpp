@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/householder.hpp"
+#include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 

@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
+#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
 #include "dense/linalg_impl.hpp"
-#include "dense/tile_kernels.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -73,7 +72,7 @@ void cholesky_upper(DistMatrix<T>& A) {
       const int lrk = A.local_row(k0);
       if (g.mycol() == qk) {
         T* a = &A.local(lrk, A.local_col(k0));
-        const int info = tile::potrf('U', h, a, ld);
+        const int info = lapack::potrf('U', h, a, ld);
         for (int j = 0; j < h; ++j) std::copy_n(a + static_cast<long>(j) * ld, h, &tile[j * h]);
         tile[h * h] = T(static_cast<real_t<T>>(info));
       }
@@ -82,7 +81,7 @@ void cholesky_upper(DistMatrix<T>& A) {
       const int ncols = A.local_cols() - lc1;
       if (std::real(panel[0]) == 0) {
         // U(k, k1:n) = U_kkᴴ⁻¹ A(k, k1:n), then gathered along the process row.
-        tile::trsm('L', 'U', 'C', 'N', h, ncols, T(1), tile.data(), h, &A.local(lrk, lc1), ld);
+        blas::trsm('L', 'U', 'C', 'N', h, ncols, T(1), tile.data(), h, &A.local(lrk, lc1), ld);
         mine.resize(static_cast<std::size_t>(h) * std::max(ncols, 1));
         for (int j = 0; j < ncols; ++j)
           std::copy_n(&A.local(lrk, lc1 + j), h, &mine[static_cast<std::size_t>(j) * h]);

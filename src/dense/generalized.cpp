@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "dense/check_input.hpp"
 #include "dense/linalg_impl.hpp"
 #include "tseig/error.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/linalg_impl.hpp"

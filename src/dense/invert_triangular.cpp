@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/linalg_impl.hpp"
-#include "dense/tile_kernels.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -37,7 +36,7 @@ void invert_upper(DistMatrix<T>& A) {
     tile.assign(static_cast<std::size_t>(h) * h + 1, T(0));
     if (in_row && in_col) {
       T* a = &A.local(A.local_row(k0), A.local_col(k0));
-      const int info = tile::trtri('U', h, a, ld);
+      const int info = lapack::trtri('U', h, a, ld);
       for (int j = 0; j < h; ++j) std::copy_n(a + static_cast<long>(j) * ld, h, &tile[j * h]);
       tile[h * h] = T(static_cast<real_t<T>>(info));
     }

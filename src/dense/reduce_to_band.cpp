@@ -8,9 +8,8 @@
 
 #include <algorithm>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/collectives.hpp"
-#include "core/householder.hpp"
 #include "core/instantiate.hpp"
 #include "tseig/error.hpp"
 

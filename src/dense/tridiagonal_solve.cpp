@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "core/instantiate.hpp"
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/divide_conquer/to_block_cyclic.hpp"
 #include "dense/divide_conquer/tree.hpp"

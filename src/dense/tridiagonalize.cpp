@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "dense/hermitian_tile_product.hpp"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/divide_conquer/deflation.hpp"
 #include "dense/divide_conquer/secular.hpp"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 
 namespace tseig::dense::dc {
 

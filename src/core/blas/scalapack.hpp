@@ -2,16 +2,10 @@
 // Typed C++ overloads of the BLACS, PBLAS and ScaLAPACK routines tseig calls.
 // Global indices ia, ja are 1-based as in ScaLAPACK; descriptors are int[9].
 #include <mpi.h>
-#include <complex>
-#include <cstddef>
 
 #include "tseig/types.hpp"
 
 namespace tseig::scalapack {
-
-using cf = std::complex<float>;
-using cd = std::complex<double>;
-using flen = std::size_t;
 
 extern "C" {
 // BLACS (C interface).
@@ -24,6 +18,12 @@ void Cblacs_gridexit(int ctxt);
 int Cblacs_pnum(int ctxt, int prow, int pcol);
 void Cblacs_pinfo(int* mypnum, int* nprocs);
 void Cblacs_get(int ctxt, int what, int* val);
+// ScaLAPACK TOOLS index maps (1-based; tseig has its own in index_map.hpp, the tests
+// compare the two).
+int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
+int indxg2p_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
+int indxg2l_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
+int indxl2g_(const int* l, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
 }
 
 // Redistribution between any two block-cyclic layouts (p?gemr2d).

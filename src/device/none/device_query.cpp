@@ -1,5 +1,5 @@
-// The gpu.hpp API of a build without CUDA: no devices, and a status that says why.
-#include "tseig/gpu.hpp"
+// The device.hpp queries of a build without CUDA: no devices, and a status that says why.
+#include "tseig/device.hpp"
 
 namespace tseig::gpu {
 

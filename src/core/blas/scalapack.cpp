@@ -1,12 +1,17 @@
 // Fortran bindings behind scalapack.hpp, with workspace queries done here once.
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 
-#include "tseig/index_map.hpp"
-
-#include <algorithm>
 #include <vector>
 
+#include "core/blas/fortran.hpp"
+#include "core/blas/workspace.hpp"
+#include "tseig/index_map.hpp"
+
 namespace tseig::scalapack {
+
+using fortran::cd;
+using fortran::cf;
+using fortran::flen;
 
 extern "C" {
 #define TSEIG_DECL(p, T, R)                                                                       \
@@ -95,6 +100,12 @@ int lasrt_extra(int n, const int* desca) {
 int lasrt_iextra(int n, const int* desca) {
   return n + 2 * desca[5] + 4 * 64;
 }
+
+// query_then_run with std::vector arrays, the ScaLAPACK default.
+template <class T, class R, class Call, class Size>
+int run(Call&& call, Size&& size) {
+  return blas::query_then_run<blas::plain_vector, T, R>(call, size);
+}
 }  // namespace
 
 #define TSEIG_COMMON(p, T, R, tran)                                                                \
@@ -122,13 +133,15 @@ int lasrt_iextra(int n, const int* desca) {
   }                                                                                                \
   template <>                                                                                      \
   int pgeqrf<T>(int m, int n, T* a, int ia, int ja, const int* desca, T* tau) {                    \
-    int info = 0, lwork = -1;                                                                      \
-    T query{};                                                                                     \
-    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, &query, &lwork, &info);                             \
-    lwork = padded(query);                                                                         \
-    std::vector<T> work(lwork);                                                                    \
-    p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                        \
-    return info;                                                                                   \
+    return run<T, R>(                                                                              \
+        [&](T* work, int lwork, R*, int, int*, int) {                                              \
+          int info = 0;                                                                            \
+          p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work, &lwork, &info);                         \
+          return info;                                                                             \
+        },                                                                                         \
+        [](T work, R, int) {                                                                       \
+          return blas::WorkSizes{padded(work), 0, 0};                                              \
+        });                                                                                        \
   }
 TSEIG_COMMON(ps, float, float, pstran_)
 TSEIG_COMMON(pd, double, double, pdtran_)
@@ -139,13 +152,15 @@ TSEIG_COMMON(pz, cd, double, pztranc_)
 #define TSEIG_UNGQR(T, fn)                                                                   \
   template <>                                                                                \
   int pungqr<T>(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau) { \
-    int info = 0, lwork = -1;                                                                \
-    T query{};                                                                               \
-    fn(&m, &n, &k, a, &ia, &ja, desca, tau, &query, &lwork, &info);                          \
-    lwork = padded(query);                                                                   \
-    std::vector<T> work(lwork);                                                              \
-    fn(&m, &n, &k, a, &ia, &ja, desca, tau, work.data(), &lwork, &info);                     \
-    return info;                                                                             \
+    return run<T, real_t<T>>(                                                                \
+        [&](T* work, int lwork, real_t<T>*, int, int*, int) {                                \
+          int info = 0;                                                                      \
+          fn(&m, &n, &k, a, &ia, &ja, desca, tau, work, &lwork, &info);                      \
+          return info;                                                                       \
+        },                                                                                   \
+        [](T work, real_t<T>, int) {                                                         \
+          return blas::WorkSizes{padded(work), 0, 0};                                        \
+        });                                                                                  \
   }
 TSEIG_UNGQR(float, psorgqr_)
 TSEIG_UNGQR(double, pdorgqr_)
@@ -153,98 +168,99 @@ TSEIG_UNGQR(cf, pcungqr_)
 TSEIG_UNGQR(cd, pzungqr_)
 #undef TSEIG_UNGQR
 
-#define TSEIG_REAL_EIG(p, T)                                                                     \
-  template <>                                                                                    \
-  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,                 \
-                const int* descz) {                                                              \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                                  \
-    T query{};                                                                                   \
-    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork,   \
-              &iquery, &liwork, &info, 1, 1);                                                    \
-    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                       \
-    liwork = padded(iquery) + lasrt_iextra(n, desca);                                            \
-    std::vector<T> work(lwork);                                                                  \
-    std::vector<int> iwork(liwork);                                                              \
-    p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),      \
-              &lwork, iwork.data(), &liwork, &info, 1, 1);                                       \
-    return info;                                                                                 \
-  }                                                                                              \
-  template <>                                                                                    \
-  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu, \
-                int& m, T* w, T* z, const int* descz) {                                          \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0, nz = 0;                          \
-    T query{}, vl = 0, vu = 0;                                                                   \
-    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z, \
-              &one, &one, descz, &query, &lwork, &iquery, &liwork, &info, 1, 1, 1);              \
-    lwork = padded(query) + ormtr_extra(n, desca);                                               \
-    liwork = padded(iquery);                                                                     \
-    std::vector<T> work(lwork);                                                                  \
-    std::vector<int> iwork(liwork);                                                              \
-    p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z, \
-              &one, &one, descz, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);    \
-    return info;                                                                                 \
+#define TSEIG_REAL_EIG(p, T)                                                                       \
+  template <>                                                                                      \
+  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,                   \
+                const int* descz) {                                                                \
+    const int one = 1;                                                                             \
+    return run<T, T>(                                                                              \
+        [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
+          int info = 0;                                                                            \
+          p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
+                    iwork, &liwork, &info, 1, 1);                                                  \
+          return info;                                                                             \
+        },                                                                                         \
+        [&](T work, T, int iwork) {                                                                \
+          return blas::WorkSizes{padded(work) + ormtr_extra(n, desca) + lasrt_extra(n, desca), 0,  \
+                                 padded(iwork) + lasrt_iextra(n, desca)};                          \
+        });                                                                                        \
+  }                                                                                                \
+  template <>                                                                                      \
+  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,   \
+                int& m, T* w, T* z, const int* descz) {                                            \
+    const int one = 1;                                                                             \
+    const T vl = 0, vu = 0;                                                                        \
+    return run<T, T>(                                                                              \
+        [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
+          int info = 0, nz = 0;                                                                    \
+          p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \
+                    w, z, &one, &one, descz, work, &lwork, iwork, &liwork, &info, 1, 1, 1);        \
+          return info;                                                                             \
+        },                                                                                         \
+        [&](T work, T, int iwork) {                                                                \
+          return blas::WorkSizes{padded(work) + ormtr_extra(n, desca), 0, padded(iwork)};          \
+        });                                                                                        \
   }
 TSEIG_REAL_EIG(ps, float)
 TSEIG_REAL_EIG(pd, double)
 #undef TSEIG_REAL_EIG
 
-#define TSEIG_PSTEDC(p, R)                                                                         \
-  template <>                                                                                      \
-  int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                                       \
-    const char compz = 'I';                                                                        \
-    int one = 1, info = 0, lwork = -1, liwork = -1, iquery = 0;                                    \
-    R query = 0;                                                                                   \
-    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, &query, &lwork, &iquery, &liwork, &info, 1); \
-    lwork = padded(query) + lasrt_extra(n, descq);                                                 \
-    liwork = padded(iquery) + lasrt_iextra(n, descq);                                              \
-    std::vector<R> work(lwork);                                                                    \
-    std::vector<int> iwork(liwork);                                                                \
-    p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work.data(), &lwork, iwork.data(), &liwork,  \
-              &info, 1);                                                                           \
-    return info;                                                                                   \
+#define TSEIG_PSTEDC(p, R)                                                                       \
+  template <>                                                                                    \
+  int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                                     \
+    const char compz = 'I';                                                                      \
+    const int one = 1;                                                                           \
+    return run<R, R>(                                                                            \
+        [&](R* work, int lwork, R*, int, int* iwork, int liwork) {                               \
+          int info = 0;                                                                          \
+          p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work, &lwork, iwork, &liwork, &info, \
+                    1);                                                                          \
+          return info;                                                                           \
+        },                                                                                       \
+        [&](R work, R, int iwork) {                                                              \
+          return blas::WorkSizes{padded(work) + lasrt_extra(n, descq), 0,                        \
+                                 padded(iwork) + lasrt_iextra(n, descq)};                        \
+        });                                                                                      \
   }
 TSEIG_PSTEDC(ps, float)
 TSEIG_PSTEDC(pd, double)
 #undef TSEIG_PSTEDC
 
-#define TSEIG_COMPLEX_EIG(p, T, R)                                                                \
-  template <>                                                                                     \
-  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,                  \
-                const int* descz) {                                                               \
-    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0;                      \
-    T query{};                                                                                    \
-    R rquery{};                                                                                   \
-    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, &query, &lwork,    \
-              &rquery, &lrwork, &iquery, &liwork, &info, 1, 1);                                   \
-    lwork = padded(query) + ormtr_extra(n, desca) + lasrt_extra(n, desca);                        \
-    lrwork = padded(rquery) + lasrt_extra(n, desca);                                              \
-    liwork = padded(iquery) + lasrt_iextra(n, desca);                                             \
-    std::vector<T> work(lwork);                                                                   \
-    std::vector<R> rwork(lrwork);                                                                 \
-    std::vector<int> iwork(liwork);                                                               \
-    p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work.data(),       \
-              &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1, 1);                 \
-    return info;                                                                                  \
-  }                                                                                               \
-  template <>                                                                                     \
-  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,  \
-                int& m, R* w, T* z, const int* descz) {                                           \
-    int one = 1, info = 0, lwork = -1, lrwork = -1, liwork = -1, iquery = 0, nz = 0;              \
-    T query{};                                                                                    \
-    R rquery{}, vl = 0, vu = 0;                                                                   \
-    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z,  \
-              &one, &one, descz, &query, &lwork, &rquery, &lrwork, &iquery, &liwork, &info, 1, 1, \
-              1);                                                                                 \
-    lwork = padded(query) + ormtr_extra(n, desca);                                                \
-    lrwork = padded(rquery);                                                                      \
-    liwork = padded(iquery);                                                                      \
-    std::vector<T> work(lwork);                                                                   \
-    std::vector<R> rwork(lrwork);                                                                 \
-    std::vector<int> iwork(liwork);                                                               \
-    p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz, w, z,  \
-              &one, &one, descz, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),        \
-              &liwork, &info, 1, 1, 1);                                                           \
-    return info;                                                                                  \
+#define TSEIG_COMPLEX_EIG(p, T, R)                                                                 \
+  template <>                                                                                      \
+  int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,                   \
+                const int* descz) {                                                                \
+    const int one = 1;                                                                             \
+    return run<T, R>(                                                                              \
+        [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
+          int info = 0;                                                                            \
+          p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
+                    rwork, &lrwork, iwork, &liwork, &info, 1, 1);                                  \
+          return info;                                                                             \
+        },                                                                                         \
+        [&](T work, R rwork, int iwork) {                                                          \
+          return blas::WorkSizes{padded(work) + ormtr_extra(n, desca) + lasrt_extra(n, desca),     \
+                                 padded(rwork) + lasrt_extra(n, desca),                            \
+                                 padded(iwork) + lasrt_iextra(n, desca)};                          \
+        });                                                                                        \
+  }                                                                                                \
+  template <>                                                                                      \
+  int pheevr<T>(char jobz, char range, char uplo, int n, T* a, const int* desca, int il, int iu,   \
+                int& m, R* w, T* z, const int* descz) {                                            \
+    const int one = 1;                                                                             \
+    const R vl = 0, vu = 0;                                                                        \
+    return run<T, R>(                                                                              \
+        [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
+          int info = 0, nz = 0;                                                                    \
+          p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \
+                    w, z, &one, &one, descz, work, &lwork, rwork, &lrwork, iwork, &liwork, &info,  \
+                    1, 1, 1);                                                                      \
+          return info;                                                                             \
+        },                                                                                         \
+        [&](T work, R rwork, int iwork) {                                                          \
+          return blas::WorkSizes{padded(work) + ormtr_extra(n, desca), padded(rwork),              \
+                                 padded(iwork)};                                                   \
+        });                                                                                        \
   }
 TSEIG_COMPLEX_EIG(pc, cf, float)
 TSEIG_COMPLEX_EIG(pz, cd, double)

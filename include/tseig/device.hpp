@@ -1,9 +1,19 @@
 #pragma once
-// Run-time view of the CUDA backend: was it built, which devices can it use. Works in
-// every build (a build without CUDA reports zero devices), so callers never need #ifdefs.
+// Where a stage runs (Device) and the run-time view of the CUDA backend: was it built,
+// which devices can it use. Works in every build (a build without CUDA reports zero
+// devices), so callers never need #ifdefs.
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "tseig/export.hpp"
+
+namespace tseig {
+
+/// The backends a stage can run on: the host CPUs (BLAS/LAPACK) or a CUDA GPU.
+enum class Device { host, cuda };
+
+}  // namespace tseig
 
 namespace tseig::gpu {
 

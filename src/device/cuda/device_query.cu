@@ -1,10 +1,10 @@
-// The gpu.hpp API of a CUDA build, on the CUDA runtime alone (no kernels): a missing
+// The device.hpp queries of a CUDA build, on the CUDA runtime alone (no kernels): a missing
 // driver or device is an answer here, not an error.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
-#include "tseig/gpu.hpp"
+#include "tseig/device.hpp"
 
 namespace tseig::gpu {
 namespace {
