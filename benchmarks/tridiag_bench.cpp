@@ -215,8 +215,9 @@ int main(int argc, char** argv) {
             Row r = base;
             r.solver = "tseig";
             r.nev = nev;
-            r.seconds =
-                timed(g, o.repeat, [&] { w = dense::solve_tridiagonal<double>(g, d, e, nev, &Z); });
+            r.seconds = timed(g, o.repeat, [&] {
+              w = dense::solve_tridiagonal<Device::host, double>(g, d, e, nev, &Z);
+            });
             r.value_error = value_error(w);
             if (o.check) {
               DistMatrix<double> T(g, n, n, o.nb);

@@ -4,7 +4,9 @@
 
 #include "core/instantiate.hpp"
 #include "dense/check_input.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/cholesky/api.hpp"
+#include "dense/linalg/invert_triangular/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"
 
@@ -25,13 +27,13 @@ CholeskyFactor<T>::CholeskyFactor(const DistMatrix<T>& S, Triangle triangle, boo
   if (check_input) dense::check_input(upper_, triangle);
   // The kernel reads the upper triangle; a lower one is brought there first.
   if (triangle == Triangle::lower) upper_ = dense::conjugate_transpose(upper_);
-  dense::cholesky_upper(upper_);
+  dense::cholesky_upper<Device::host>(upper_);
   double seconds[2] = {MPI_Wtime() - t, 0};
 
   t = MPI_Wtime();
   // inverse_ = U⁻¹ + U⁻ᴴ − diag(U⁻¹): both triangles of one matrix (see inverse()).
   DistMatrix<T> X = upper_.clone();
-  dense::invert_upper(X);
+  dense::invert_upper<Device::host>(X);
   inverse_ = dense::conjugate_transpose(X);
   for (int lj = 0; lj < X.local_cols(); ++lj) {
     const int gj = X.global_col(lj);

@@ -165,10 +165,10 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       w = dense::solve_scalapack(*W, nev, Zs, times_);
       break;
     case Solver::two_stage:
-      w = dense::solve_two_stage(*W, nev, options_.bandwidth, Zs, times_);
+      w = dense::solve_two_stage<Device::host>(*W, nev, options_.bandwidth, Zs, times_);
       break;
     default:
-      w = dense::solve_one_stage(*W, nev, Zs, times_);
+      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, times_);
   }
   if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, times_);
   if (Z && Zs != Z) {

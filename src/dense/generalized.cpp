@@ -5,10 +5,11 @@
 
 #include <string>
 
-#include "core/instantiate.hpp"
 #include "core/blas/scalapack.hpp"
+#include "core/instantiate.hpp"
 #include "dense/check_input.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/hermitian_multiply/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -63,12 +64,13 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
     const DistMatrix<T>& X = in_layout(factor.inverse(), grid, bs, holder);
     make_full(A, triangle);
     DistMatrix<T> P = DistMatrix<T>::like(A);
-    hermitian_multiply_aligned(Triangle::upper, Triangle::full, X, A, P, n);  // P = Xᴴ H
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::full, X, A, P,
+                                             n);  // P = Xᴴ H
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1,
                          A.desc());  // A = H X
     // The upper triangle of Xᴴ (H X) costs N³/3 flops, the lower one twice that; the
     // solvers read the lower one, so it is taken from the upper by a transpose.
-    hermitian_multiply_aligned(Triangle::upper, Triangle::upper, X, A, P, n);
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::upper, X, A, P, n);
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1, A.desc());
     // Rounding leaves an imaginary part of order ε on the diagonal; Ã is Hermitian.
     if constexpr (is_complex_v<T>)
@@ -98,7 +100,7 @@ void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, 
     // Z = (Xᴴ)ᴴ Z̃ with Xᴴ the lower triangle of `inverse`.
     const DistMatrix<T>& X = in_layout(factor.inverse(), Z.grid(), block_size, holder);
     const DistMatrix<T> Ztilde = Z.clone();
-    hermitian_multiply_aligned(Triangle::lower, Triangle::full, X, Ztilde, Z, nev);
+    hermitian_multiply_aligned<Device::host>(Triangle::lower, Triangle::full, X, Ztilde, Z, nev);
   }
   times.add("backtransform_generalized", MPI_Wtime() - t);
 }

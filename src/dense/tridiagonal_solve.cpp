@@ -8,16 +8,16 @@
 #include <cmath>
 #include <limits>
 
-#include "core/instantiate.hpp"
 #include "core/blas/host.hpp"
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/divide_conquer/to_block_cyclic.hpp"
-#include "dense/divide_conquer/tree.hpp"
+#include "dense/stages/divide_conquer/to_block_cyclic.hpp"
+#include "dense/stages/divide_conquer/tree.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
                                          std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z) {
   using R = real_t<T>;
@@ -61,7 +61,7 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
     if (std::abs(e[i]) <= eps * std::sqrt(std::abs(d[i])) * std::sqrt(std::abs(d[i + 1]))) e[i] = 0;
 
   const dc::RowSplit split = dc::split_rows(n, g.size());
-  dc::Piece<R> piece = dc::divide_and_conquer(g.comm(), split, std::move(d), e, nev);
+  dc::Piece<R> piece = dc::divide_and_conquer<D>(g.comm(), split, std::move(d), e, nev);
   raise_if_any(g.comm(), piece.failed, ErrorCode::numerical_failure,
                "tridiagonal divide & conquer: a LAPACK kernel (?stedc or ?laed4) failed");
   std::vector<R> w = std::move(piece.w);
@@ -72,9 +72,9 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                             \
-  template std::vector<real_t<T>> solve_tridiagonal(const Grid&, std::vector<real_t<T>>, \
-                                                    std::vector<real_t<T>>, int, DistMatrix<T>*);
+#define TSEIG_INSTANTIATE(T)                                          \
+  template std::vector<real_t<T>> solve_tridiagonal<Device::host, T>( \
+      const Grid&, std::vector<real_t<T>>, std::vector<real_t<T>>, int, DistMatrix<T>*);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

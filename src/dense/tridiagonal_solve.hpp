@@ -3,6 +3,7 @@
 // delivered into a distributed matrix.
 #include <vector>
 
+#include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig::dense {
@@ -12,7 +13,7 @@ namespace tseig::dense {
 /// layout) the eigenvectors of the nev lowest go to Z's first nev columns (real vectors
 /// copied into a complex Z). Distributed divide & conquer: O(n²/P) memory per rank, and
 /// only the nev wanted eigenvectors are formed at the top merge.
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
                                          std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z);
 

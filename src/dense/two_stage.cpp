@@ -4,10 +4,10 @@
 #include "dense/two_stage.hpp"
 
 #include "core/instantiate.hpp"
-#include "dense/backtransform_band.hpp"
-#include "dense/backtransform_householder.hpp"
-#include "dense/bulge_chase.hpp"
-#include "dense/reduce_to_band.hpp"
+#include "dense/stages/backtransform_band/api.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/reduce_to_band/api.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "tseig/error.hpp"
 
@@ -20,7 +20,7 @@ int default_bandwidth(int nb) {
   return std::max(1, (target + nb - 1) / nb) * nb;
 }
 
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
                                        StageTimes& times) {
   const Grid& g = A.grid();
@@ -33,7 +33,7 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth,
   const int bw = std::min(b, std::max(n - 1, 1));
 
   double t = MPI_Wtime();
-  std::vector<T> tau = reduce_to_band(A, b);
+  std::vector<T> tau = reduce_to_band<D>(A, b);
   times.add("reduce_to_band", MPI_Wtime() - t);
 
   t = MPI_Wtime();
@@ -41,24 +41,24 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth,
   times.add("bulge_chase", MPI_Wtime() - t);
 
   t = MPI_Wtime();
-  auto w = solve_tridiagonal<T>(g, std::move(q.d), std::move(q.e), nev, Z);
+  auto w = solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z);
   times.add("tridiagonal_solve", MPI_Wtime() - t);
 
   if (Z) {
     t = MPI_Wtime();
-    backtransform_band(q, *Z, nev);
+    backtransform_band<D>(q, *Z, nev);
     times.add("backtransform_band", MPI_Wtime() - t);
     t = MPI_Wtime();
-    backtransform_householder(A, tau, b, *Z, nev);
+    backtransform_householder<D>(A, tau, b, *Z, nev);
     times.add("backtransform_full", MPI_Wtime() - t);
   }
   w.resize(nev);
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                \
-  template std::vector<real_t<T>> solve_two_stage(DistMatrix<T>&, int, int, DistMatrix<T>*, \
-                                                  StageTimes&);
+#define TSEIG_INSTANTIATE(T)                                                                 \
+  template std::vector<real_t<T>> solve_two_stage<Device::host, T>(DistMatrix<T>&, int, int, \
+                                                                   DistMatrix<T>*, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -3,6 +3,7 @@
 // back-transform tridiagonal → band → full.
 #include <vector>
 
+#include "tseig/device.hpp"
 #include "tseig/eigensolver.hpp"
 
 namespace tseig::dense {
@@ -14,7 +15,7 @@ int default_bandwidth(int nb);
 /// bandwidth: semi-bandwidth b of the intermediate band matrix (a multiple of A.nb();
 /// 0 = default). Z: null for eigenvalues only, else n×≥nev with A's grid and row
 /// distribution. Returns the nev lowest eigenvalues; stage times go to `times`.
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
                                        StageTimes& times);
 

@@ -1,5 +1,5 @@
 // Recursion over rank ranges; each range gets its own communicator for its merge.
-#include "dense/divide_conquer/tree.hpp"
+#include "dense/stages/divide_conquer/tree.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +38,7 @@ Piece<R> solve_leaf(const std::vector<R>& d, const std::vector<R>& e, int lo, in
 // All eigenvectors of [lo, hi) on this rank: one leaf, or two leaves and their merge,
 // left factored when the parent forms only factor_for (> 0) columns and that is cheaper
 // (never when factor_for ≥ 2/3 of the rows: see merge's test).
-template <class R>
+template <Device D, class R>
 Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, int hi,
                     int factor_for) {
   if (factor_for == 0 || 3 * factor_for >= 2 * (hi - lo) || hi - lo < 2 * min_leaf)
@@ -49,18 +49,18 @@ Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, in
   std::vector<Piece<R>> halves;
   halves.push_back(solve_leaf(torn, e, lo, mid));
   halves.push_back(solve_leaf(torn, e, mid, hi));
-  return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for);
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for);
 }
 
 // The top merge forms only nout eigenvectors, so its children may stay factored (see
 // merge.hpp): only where each factor is one rank's rows, since with wider children B
 // would have more columns than rows and the product would cost more than it saves.
-template <class R>
+template <Device D, class R>
 Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& d,
                     const std::vector<R>& e, int p0, int p1, int nout, int factor_for) {
   const int lo = split.first[p0], hi = split.first[p1];
   if (p1 - p0 == 1) {
-    if (split.active > 1) return solve_rank(d, e, lo, hi, factor_for);
+    if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for);
     // The whole problem on one rank: split it anyway, so that its top merge forms only
     // the wanted eigenvectors.
     if (hi - lo < 2 * min_leaf) {
@@ -73,9 +73,9 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
     std::vector<R> torn = d;
     tear(torn, e, mid);
     std::vector<Piece<R>> halves;
-    halves.push_back(solve_rank(torn, e, lo, mid, nout));
-    halves.push_back(solve_rank(torn, e, mid, hi, nout));
-    return merge(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0);
+    halves.push_back(solve_rank<D>(torn, e, lo, mid, nout));
+    halves.push_back(solve_rank<D>(torn, e, mid, hi, nout));
+    return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0);
   }
   int me = 0;
   MPI_Comm_rank(comm, &me);
@@ -87,10 +87,10 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
   MPI_Comm_split(comm, left ? 0 : 1, me, &child);
   std::vector<Piece<R>> mine;
   const int mid = split.first[pm];
-  mine.push_back(left ? solve_node(child, split, d, e, p0, pm, mid - lo, f)
-                      : solve_node(child, split, d, e, pm, p1, hi - mid, f));
+  mine.push_back(left ? solve_node<D>(child, split, d, e, p0, pm, mid - lo, f)
+                      : solve_node<D>(child, split, d, e, pm, p1, hi - mid, f));
   MPI_Comm_free(&child);
-  return merge(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for);
+  return merge<D>(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for);
 }
 
 }  // namespace
@@ -104,7 +104,7 @@ RowSplit split_rows(int n, int nranks) {
   return s;
 }
 
-template <class R>
+template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
                             const std::vector<R>& e, int nev) {
   int me = 0;
@@ -113,14 +113,16 @@ Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R>
   MPI_Comm_split(comm, me < split.active ? 0 : MPI_UNDEFINED, me, &active);
   if (active == MPI_COMM_NULL) return {};
   for (int r = 1; r < split.active; ++r) tear(d, e, split.first[r]);
-  Piece<R> p = solve_node(active, split, d, e, 0, split.active, nev, 0);
+  Piece<R> p = solve_node<D>(active, split, d, e, 0, split.active, nev, 0);
   MPI_Comm_free(&active);
   return p;
 }
 
-template Piece<float> divide_and_conquer(MPI_Comm, const RowSplit&, std::vector<float>,
-                                         const std::vector<float>&, int);
-template Piece<double> divide_and_conquer(MPI_Comm, const RowSplit&, std::vector<double>,
-                                          const std::vector<double>&, int);
+template Piece<float> divide_and_conquer<Device::host, float>(MPI_Comm, const RowSplit&,
+                                                              std::vector<float>,
+                                                              const std::vector<float>&, int);
+template Piece<double> divide_and_conquer<Device::host, double>(MPI_Comm, const RowSplit&,
+                                                                std::vector<double>,
+                                                                const std::vector<double>&, int);
 
 }  // namespace tseig::dense::dc

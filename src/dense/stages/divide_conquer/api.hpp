@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/buffer_cache.hpp"
+#include "tseig/device.hpp"
 
 namespace tseig::dense::dc {
 
@@ -47,8 +48,14 @@ struct Piece {
 /// (plain inputs, nout = all): the parent will form only factor_for columns, and the
 /// result is left factored when that costs this rank fewer flops than forming it (each
 /// rank decides for its own rows: a rank's piece stands on its own).
-template <class R>
+template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
                int factor_for);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+extern template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int,
+                                                        int, int, float, int, int);
+extern template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int,
+                                                          int, int, double, int, int);
 
 }  // namespace tseig::dense::dc

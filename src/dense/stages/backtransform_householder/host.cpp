@@ -1,7 +1,7 @@
 // Z ← H(0)·H(1)···H(r-1)·Z in blocks of reflectors from the last: each process row
 // gathers its rows of the block's V from the process columns that own the panels, forms
 // the triangular factor T, and updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
-#include "dense/backtransform_householder.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
 
 #include <algorithm>
 
@@ -12,7 +12,7 @@
 
 namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
                                DistMatrix<T>& Z, int ncols) {
   const Grid& g = A.grid();
@@ -78,9 +78,9 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   }
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                \
-  template void backtransform_householder(const DistMatrix<T>&, const std::vector<T>&, int, \
-                                          DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                \
+  template void backtransform_householder<Device::host, T>( \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -1,7 +1,9 @@
 #pragma once
 // Stage 4 of the two-stage path: eigenvectors of the tridiagonal matrix → eigenvectors
 // of the band matrix, by applying the bulge-chasing reflectors in reverse order.
-#include "dense/bulge_chase.hpp"
+#include "core/instantiate.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
+#include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig::dense {
@@ -14,7 +16,14 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
 
 /// Collective over Z's grid: Z(:, 0:nev) ← Q·Z(:, 0:nev). The columns are spread over
 /// all ranks (every rank holds the reflectors), so no rank waits for another.
-template <class T>
+template <Device D, class T>
 void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+#define TSEIG_EXTERN(T)                                                              \
+  extern template void backtransform_band<Device::host, T>(const BandReflectors<T>&, \
+                                                           DistMatrix<T>&, int);
+TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
+#undef TSEIG_EXTERN
 
 }  // namespace tseig::dense

@@ -1,7 +1,7 @@
 // Compiled with reassociation allowed (see src/CMakeLists.txt) so the column dot
 // products vectorize; four columns per pass keep four streams in flight and touch
 // yrow once per four columns.
-#include "dense/hermitian_tile_product.hpp"
+#include "dense/stages/tridiagonalize/hermitian_tile_product.hpp"
 
 #include <complex>
 

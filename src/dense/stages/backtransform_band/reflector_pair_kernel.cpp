@@ -2,7 +2,7 @@
 // every column's two dot products are plain per-lane accumulations, with no horizontal
 // sums, and the update then touches each element once for both reflectors. Explicit
 // 32-byte SIMD vectors (GCC vector extensions) keep the accumulators in registers.
-#include "dense/reflector_pair_kernel.hpp"
+#include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
 
 #include <complex>
 #include <type_traits>

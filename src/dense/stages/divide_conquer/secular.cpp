@@ -1,5 +1,5 @@
 // Roots and eigenvectors of the secular equation (LAPACK ?laed3 split over ranks).
-#include "dense/divide_conquer/secular.hpp"
+#include "dense/stages/divide_conquer/secular.hpp"
 
 #include <algorithm>
 #include <cmath>

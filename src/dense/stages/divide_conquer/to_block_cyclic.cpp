@@ -1,5 +1,5 @@
 // One all-to-all per chunk of columns, so the buffers stay a small multiple of a chunk.
-#include "dense/divide_conquer/to_block_cyclic.hpp"
+#include "dense/stages/divide_conquer/to_block_cyclic.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,7 @@
 #pragma once
-// The distributed kernels behind tseig/linalg.hpp, on the working layout: square
-// nb×nb blocks with the first block on process (0, 0) (is_working_layout).
+// The working layout of the distributed kernels behind tseig/linalg.hpp (square nb×nb
+// blocks with the first block on process (0, 0): is_working_layout) and the helpers
+// that move matrices into it and check the arguments of a collective call.
 #include <mpi.h>
 
 #include <initializer_list>
@@ -64,22 +65,5 @@ void zero_outside(DistMatrix<T>& A, Triangle keep, int ncols = -1);
 /// Collective: throws Error(invalid_argument) on every rank unless all ranks passed the
 /// same values, so that a mismatch fails instead of hanging in a later collective.
 void require_same_arguments(MPI_Comm comm, std::initializer_list<int> values, const char* what);
-
-/// Collective. Right-looking blocked Cholesky A = UᴴU reading only the upper
-/// triangle; U replaces it, the strict lower triangle is zeroed. Working layout.
-template <class T>
-void cholesky_upper(DistMatrix<T>& A);
-
-/// Collective. In-place inverse of the upper triangular A (strict lower triangle
-/// zeroed). Working layout.
-template <class T>
-void invert_upper(DistMatrix<T>& A);
-
-/// Collective. C(:, 0:ncb) = Aᴴ·B(:, 0:ncb) as in tseig::hermitian_multiply. A has the
-/// working layout; B and C have A's grid, rows blocked like A's (mb = A.nb(), rsrc = 0)
-/// and the same column layout as each other.
-template <class T>
-void hermitian_multiply_aligned(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
-                                const DistMatrix<T>& B, DistMatrix<T>& C, int ncb);
 
 }  // namespace tseig::dense

@@ -1,5 +1,5 @@
 // Deflation as in LAPACK ?laed2, with explicit lists instead of index juggling.
-#include "dense/divide_conquer/deflation.hpp"
+#include "dense/stages/divide_conquer/deflation.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // done on each rank's lower-triangle tiles with GEMMs:
 //   Y = Ã·V (tiles below the diagonal contribute to both Y's rows and, transposed, to
 //   Y's columns; summed over the grid), W = Y·T − ½·V·(Tᴴ·Vᴴ·Y·T), Ã −= V·Wᴴ + W·Vᴴ.
-#include "dense/reduce_to_band.hpp"
+#include "dense/stages/reduce_to_band/api.hpp"
 
 #include <algorithm>
 
@@ -64,7 +64,7 @@ void pick(const std::vector<int>& global, int l0, const std::vector<T>& G, int m
 
 }  // namespace
 
-template <class T>
+template <Device D, class T>
 std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb();
@@ -115,7 +115,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     // Y = Ã·V from my lower tiles: Yr (by local rows) and Yc (by local columns).
     std::vector<T> Yr(static_cast<std::size_t>(ldr) * kk, T(0));
     std::vector<T> Yc(static_cast<std::size_t>(ldc) * kk, T(0));
-    std::vector<T> D(static_cast<std::size_t>(nb) * nb);
+    std::vector<T> diag(static_cast<std::size_t>(nb) * nb);
     for (int lj = c0; lj < A.local_cols(); lj += nb) {
       const int gj = gi.col[lj], w = std::min(nb, A.local_cols() - lj);
       const int rd = A.local_rows_before(gj), rl = A.local_rows_before(gj + w);
@@ -130,13 +130,13 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
       if (rl > rd) {  // the diagonal tile is mine: use it as a full Hermitian block
         for (int c = 0; c < w; ++c)
           for (int r = 0; r < w; ++r)
-            D[r + static_cast<std::size_t>(c) * w] =
+            diag[r + static_cast<std::size_t>(c) * w] =
                 r >= c ? A.local(rd + r, lj + c) : conj_if_complex(A.local(rd + c, lj + r));
         for (int c = 0; c < w; ++c)
-          D[c + static_cast<std::size_t>(c) * w] =
-              std::real(D[c + static_cast<std::size_t>(c) * w]);
-        blas::gemm('N', 'N', w, kk, w, T(1), D.data(), w, Vc + cj, ldc, T(1), Yr.data() + (rd - r0),
-                   ldr);
+          diag[c + static_cast<std::size_t>(c) * w] =
+              std::real(diag[c + static_cast<std::size_t>(c) * w]);
+        blas::gemm('N', 'N', w, kk, w, T(1), diag.data(), w, Vc + cj, ldc, T(1),
+                   Yr.data() + (rd - r0), ldr);
       }
     }
     // Y in global indexing, summed over the grid.
@@ -183,8 +183,8 @@ std::vector<T> gather_band(const DistMatrix<T>& A, int b) {
   return band;
 }
 
-#define TSEIG_INSTANTIATE(T)                                   \
-  template std::vector<T> reduce_to_band(DistMatrix<T>&, int); \
+#define TSEIG_INSTANTIATE(T)                                                    \
+  template std::vector<T> reduce_to_band<Device::host, T>(DistMatrix<T>&, int); \
   template std::vector<T> gather_band(const DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

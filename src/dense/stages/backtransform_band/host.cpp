@@ -4,12 +4,12 @@
 // blocks of k sweeps from the last, inside a block steps j from the first, inside a
 // step sweeps from the last. A block then walks down the columns once, and consecutive
 // sweeps of a step are one row apart, so they are applied in pairs by one kernel.
-#include "dense/backtransform_band.hpp"
+#include "dense/stages/backtransform_band/api.hpp"
 
 #include <algorithm>
 
 #include "core/instantiate.hpp"
-#include "dense/reflector_pair_kernel.hpp"
+#include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
 
 namespace tseig::dense {
 
@@ -80,7 +80,7 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
 // Sweeps per pass over the columns: measured best of 128..512 at N = 2000.
 constexpr int sweeps_per_pass = 256;
 
-template <class T>
+template <Device D, class T>
 void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev) {
   const Grid& g = Z.grid();
   const int n = Z.m(), p = g.size();
@@ -96,7 +96,7 @@ void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev) {
 
 #define TSEIG_INSTANTIATE(T)                                                     \
   template void backtransform_band(const BandReflectors<T>&, T*, int, int, int); \
-  template void backtransform_band(const BandReflectors<T>&, DistMatrix<T>&, int);
+  template void backtransform_band<Device::host, T>(const BandReflectors<T>&, DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -12,13 +12,13 @@
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/invert_triangular/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
-namespace tseig {
-namespace dense {
+namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 void invert_upper(DistMatrix<T>& A) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), ld = A.lld();
@@ -85,34 +85,8 @@ void invert_upper(DistMatrix<T>& A) {
   zero_outside(A, Triangle::upper);
 }
 
-}  // namespace dense
-
-template <class T>
-void invert_triangular(DistMatrix<T>& A, Triangle uplo) {
-  const MPI_Comm comm = A.grid().comm();
-  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, "invert_triangular");
-  raise_if_any(comm, uplo == Triangle::full, ErrorCode::invalid_argument,
-               "invert_triangular: uplo must be Triangle::upper or Triangle::lower");
-  raise_if_any(comm, A.m() != A.n(), ErrorCode::invalid_argument,
-               "invert_triangular: A must be square, got " + std::to_string(A.m()) + "x" +
-                   std::to_string(A.n()));
-  if (A.n() == 0) return;
-  // The kernel inverts upper triangles; inv(L) = inv(Lᴴ)ᴴ covers the lower case.
-  if (uplo == Triangle::upper && dense::is_working_layout(A)) {
-    dense::invert_upper(A);
-    return;
-  }
-  DistMatrix<T> W = A.redistribute(A.grid(), A.nb(), A.nb());
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  dense::invert_upper(W);
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  A.copy_from(W);
-}
-
-#define TSEIG_INSTANTIATE(T)                         \
-  template void dense::invert_upper(DistMatrix<T>&); \
-  template void invert_triangular(DistMatrix<T>&, Triangle);
+#define TSEIG_INSTANTIATE(T) template void invert_upper<Device::host, T>(DistMatrix<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
-}  // namespace tseig
+}  // namespace tseig::dense

@@ -3,6 +3,8 @@
 // Hermitian matrix to real symmetric tridiagonal form, T = Qᴴ A Q (ELPA1's tridiag).
 #include <vector>
 
+#include "core/instantiate.hpp"
+#include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig::dense {
@@ -19,7 +21,13 @@ struct Tridiagonal {
 /// Collective over A's grid. A: n×n, square blocks (mb == nb), rsrc = csrc = 0,
 /// lower triangle valid. Overwritten by the reflectors. Every rank receives d, e, tau.
 /// Communication is along process rows and columns only.
-template <class T>
+template <Device D, class T>
 Tridiagonal<T> tridiagonalize(DistMatrix<T>& A);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+#define TSEIG_EXTERN(T) \
+  extern template Tridiagonal<T> tridiagonalize<Device::host, T>(DistMatrix<T>&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
+#undef TSEIG_EXTERN
 
 }  // namespace tseig::dense

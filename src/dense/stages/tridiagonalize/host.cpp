@@ -6,7 +6,7 @@
 // (row broadcast + column sum), y = A·v from the local lower-triangle tiles,
 // correct y for the pending updates, and store v, w. After nb columns the trailing
 // matrix gets A −= V·Wᴴ + W·Vᴴ with one GEMM per local block column.
-#include "dense/tridiagonalize.hpp"
+#include "dense/stages/tridiagonalize/api.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "core/blas/host.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
-#include "dense/hermitian_tile_product.hpp"
+#include "dense/stages/tridiagonalize/hermitian_tile_product.hpp"
 
 namespace tseig::dense {
 
@@ -104,7 +104,7 @@ void make_reflector(DistMatrix<T>& A, int j, int lcol, R<T>& beta, T& tau) {
 
 }  // namespace
 
-template <class T>
+template <Device D, class T>
 Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), lr = A.local_rows(), lc = A.local_cols();
@@ -247,7 +247,8 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   return out;
 }
 
-#define TSEIG_INSTANTIATE(T) template Tridiagonal<T> tridiagonalize(DistMatrix<T>&);
+#define TSEIG_INSTANTIATE(T) \
+  template Tridiagonal<T> tridiagonalize<Device::host, T>(DistMatrix<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -4,7 +4,7 @@
 // its diagonal block and from the right to the block below, which creates the next
 // bulge. The work matrix keeps the lower triangle with 2b−1 subdiagonals (room for the
 // bulge), column-major, so every kernel runs down contiguous column segments.
-#include "dense/bulge_chase.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,53 +6,15 @@
 #include <vector>
 
 #include "core/blas/host.hpp"
-#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/cholesky/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
-namespace tseig {
-namespace dense {
+namespace tseig::dense {
 
-template <class T>
-DistMatrix<T> conjugate_transpose(const DistMatrix<T>& A) {
-  DistMatrix<T> C = DistMatrix<T>::like(A);
-  if (A.m() > 0 && A.n() > 0)
-    scalapack::ptranc<T>(A.n(), A.m(), T(1), A.data(), 1, 1, A.desc(), T(0), C.data(), 1, 1,
-                         C.desc());
-  return C;
-}
-
-void require_same_arguments(MPI_Comm comm, std::initializer_list<int> values, const char* what) {
-  std::vector<int> v;
-  for (int x : values) {
-    v.push_back(x);
-    v.push_back(-x);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
-  bool same = true;
-  for (std::size_t k = 0; k < v.size(); k += 2) same = same && v[k] == -v[k + 1];
-  if (!same)
-    throw Error(ErrorCode::invalid_argument,
-                std::string(what) + ": ranks passed different arguments");
-}
-
-template <class T>
-void zero_outside(DistMatrix<T>& A, Triangle keep, int ncols) {
-  if (keep == Triangle::full) return;
-  const int lcols = ncols < 0 ? A.local_cols() : A.local_cols_before(ncols);
-  for (int lj = 0; lj < lcols; ++lj) {
-    const int gj = A.global_col(lj);
-    // Local rows are sorted by global row, so each side of the diagonal is one range.
-    const int split = A.local_rows_before(keep == Triangle::upper ? gj + 1 : gj);
-    const int first = keep == Triangle::upper ? split : 0;
-    const int last = keep == Triangle::upper ? A.local_rows() : split;
-    std::fill(&A.local(0, lj) + first, &A.local(0, lj) + last, T(0));
-  }
-}
-
-template <class T>
+template <Device D, class T>
 void cholesky_upper(DistMatrix<T>& A) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), ld = A.lld();
@@ -116,36 +78,8 @@ void cholesky_upper(DistMatrix<T>& A) {
   zero_outside(A, Triangle::upper);
 }
 
-}  // namespace dense
-
-template <class T>
-void cholesky(DistMatrix<T>& A, Triangle uplo) {
-  const MPI_Comm comm = A.grid().comm();
-  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, "cholesky");
-  raise_if_any(comm, uplo == Triangle::full, ErrorCode::invalid_argument,
-               "cholesky: uplo must be Triangle::upper or Triangle::lower");
-  raise_if_any(
-      comm, A.m() != A.n(), ErrorCode::invalid_argument,
-      "cholesky: A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(A.n()));
-  if (A.n() == 0) return;
-  // The kernel factors the upper triangle; a lower one is conjugate-transposed there.
-  if (uplo == Triangle::upper && dense::is_working_layout(A)) {
-    dense::cholesky_upper(A);
-    return;
-  }
-  DistMatrix<T> W = A.redistribute(A.grid(), A.nb(), A.nb());
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  dense::cholesky_upper(W);
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  A.copy_from(W);
-}
-
-#define TSEIG_INSTANTIATE(T)                                               \
-  template DistMatrix<T> dense::conjugate_transpose(const DistMatrix<T>&); \
-  template void dense::zero_outside(DistMatrix<T>&, Triangle, int);        \
-  template void dense::cholesky_upper(DistMatrix<T>&);                     \
-  template void cholesky(DistMatrix<T>&, Triangle);
+#define TSEIG_INSTANTIATE(T) template void cholesky_upper<Device::host, T>(DistMatrix<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
-}  // namespace tseig
+}  // namespace tseig::dense

@@ -2,14 +2,14 @@
 // rank; roots are solved in blocks of B per rank, and each block's eigenvectors form one
 // panel of S that its owner broadcasts and every rank multiplies with a local GEMM (or,
 // for a factored result, collects into M).
-#include "dense/divide_conquer/merge.hpp"
+#include "dense/stages/divide_conquer/api.hpp"
 
 #include <algorithm>
 
 #include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/divide_conquer/deflation.hpp"
-#include "dense/divide_conquer/secular.hpp"
+#include "dense/stages/divide_conquer/deflation.hpp"
+#include "dense/stages/divide_conquer/secular.hpp"
 
 namespace tseig::dense::dc {
 
@@ -53,7 +53,7 @@ struct Segment {
 
 }  // namespace
 
-template <class R>
+template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
                int factor_for) {
   const int m = hi - lo, m1 = mid - lo;
@@ -278,7 +278,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   return out;
 }
 
-template Piece<float> merge(MPI_Comm, std::vector<Piece<float>>, int, int, int, float, int, int);
-template Piece<double> merge(MPI_Comm, std::vector<Piece<double>>, int, int, int, double, int, int);
+template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int, int, int,
+                                                 float, int, int);
+template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int, int,
+                                                   int, double, int, int);
 
 }  // namespace tseig::dense::dc

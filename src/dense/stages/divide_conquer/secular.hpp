@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/buffer_cache.hpp"
-#include "dense/divide_conquer/deflation.hpp"
+#include "dense/stages/divide_conquer/deflation.hpp"
 
 namespace tseig::dense::dc {
 

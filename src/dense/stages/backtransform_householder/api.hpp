@@ -4,6 +4,8 @@
 // of the two-stage path), applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs.
 #include <vector>
 
+#include "core/instantiate.hpp"
+#include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig::dense {
@@ -12,8 +14,15 @@ namespace tseig::dense {
 /// A(j+offset+1.., j), zeros above; Q = H(0)·H(1)··· (offset 1: tridiagonalize, offset b:
 /// reduce_to_band). Z: n×≥ncols on A's grid with A's row distribution (Z.mb() == A.nb(),
 /// Z.rsrc() == 0); its first ncols columns are multiplied by Q. Cost ∝ n²·ncols.
-template <class T>
+template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
                                DistMatrix<T>& Z, int ncols);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+#define TSEIG_EXTERN(T)                                            \
+  extern template void backtransform_householder<Device::host, T>( \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int);
+TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
+#undef TSEIG_EXTERN
 
 }  // namespace tseig::dense

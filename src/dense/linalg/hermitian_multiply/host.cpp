@@ -10,13 +10,13 @@
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/hermitian_multiply/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
-namespace tseig {
-namespace dense {
+namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 void hermitian_multiply_aligned(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
                                 const DistMatrix<T>& B, DistMatrix<T>& C, int ncb) {
   const Grid& g = A.grid();
@@ -119,53 +119,10 @@ void hermitian_multiply_aligned(Triangle uplo_a, Triangle uplo_c, const DistMatr
   zero_outside(C, uplo_c, ncb);
 }
 
-}  // namespace dense
-
-template <class T>
-void hermitian_multiply(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
-                        const DistMatrix<T>& B, DistMatrix<T>& C, int ncb) {
-  const Grid& grid = A.grid();
-  const MPI_Comm comm = grid.comm();
-  raise_if_any(comm, !grid.same_processes(B.grid()) || !grid.same_processes(C.grid()),
-               ErrorCode::grid_mismatch,
-               "hermitian_multiply: A, B and C must be distributed over the same processes");
-  const int n = A.n();
-  if (ncb < 0) ncb = B.n();
-  dense::require_same_arguments(comm,
-                                {static_cast<int>(uplo_a), static_cast<int>(uplo_c), A.m(), n,
-                                 B.m(), B.n(), C.m(), C.n(), ncb},
-                                "hermitian_multiply");
-  raise_if_any(comm, A.m() != n || B.m() != n || C.m() != n || ncb > B.n() || ncb > C.n(),
-               ErrorCode::invalid_argument,
-               "hermitian_multiply: need A N×N and B, C with N rows and >= ncb columns (A " +
-                   std::to_string(A.m()) + "x" + std::to_string(n) + ", B " +
-                   std::to_string(B.m()) + "x" + std::to_string(B.n()) + ", C " +
-                   std::to_string(C.m()) + "x" + std::to_string(C.n()) +
-                   ", ncb = " + std::to_string(ncb) + ")");
-  if (n == 0 || ncb == 0) return;
-  const int nb = A.nb();
-  const bool a_ok = dense::is_working_layout(A);
-  const auto rows_ok = [&](const DistMatrix<T>& M) {
-    return M.grid().same_as(grid) && M.mb() == nb && M.rsrc() == 0;
-  };
-  if (a_ok && rows_ok(B) && rows_ok(C) && B.nb() == C.nb() && B.csrc() == C.csrc()) {
-    dense::hermitian_multiply_aligned(uplo_a, uplo_c, A, B, C, ncb);
-    return;
-  }
-  DistMatrix<T> Acopy;
-  if (!a_ok) Acopy = A.redistribute(grid, nb, nb);
-  const DistMatrix<T> Bw = B.redistribute(grid, nb, nb);
-  DistMatrix<T> Cw(grid, n, ncb, nb, nb);
-  dense::hermitian_multiply_aligned(uplo_a, uplo_c, a_ok ? A : Acopy, Bw, Cw, ncb);
-  C.copy_from(Cw, ncb);
-}
-
-#define TSEIG_INSTANTIATE(T)                                                                       \
-  template void dense::hermitian_multiply_aligned(Triangle, Triangle, const DistMatrix<T>&,        \
-                                                  const DistMatrix<T>&, DistMatrix<T>&, int);      \
-  template void hermitian_multiply(Triangle, Triangle, const DistMatrix<T>&, const DistMatrix<T>&, \
-                                   DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                 \
+  template void hermitian_multiply_aligned<Device::host, T>( \
+      Triangle, Triangle, const DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
-}  // namespace tseig
+}  // namespace tseig::dense

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "dense/divide_conquer/merge.hpp"
+#include "dense/stages/divide_conquer/api.hpp"
 
 namespace tseig::dense::dc {
 
@@ -24,7 +24,7 @@ RowSplit split_rows(int n, int nranks);
 /// Collective over comm (ranks as in split): eigenpairs of tridiag(e, d, e), d and e
 /// scaled to a max-norm ≤ 1 and identical on every rank. Returns this rank's rows of the
 /// eigenvectors of the nev smallest eigenvalues; `w` holds all eigenvalues on active ranks.
-template <class R>
+template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
                             const std::vector<R>& e, int nev);
 
