@@ -86,6 +86,44 @@ TYPED_TEST(EigensolverTest, TwoStageBandwidths) {
     }
 }
 
+// Non-default knobs (small WY blocks, leaves and panels, so that every loop they bound
+// runs many times) change speed only: the results stay accurate.
+TYPED_TEST(EigensolverTest, TuneParametersKeepResults) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids()) {
+    DistMatrix<T> A(grid, 301, 301, 8);
+    generate::random_hermitian(A, 41);
+    for (Solver s : {Solver::one_stage, Solver::two_stage}) {
+      SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid));
+      EigensolverOptions opt;
+      opt.solver = s;
+      opt.nev = 120;
+      opt.tune.bandwidth_target = 16;
+      opt.tune.band_sweeps_per_pass = 7;
+      opt.tune.wy_width = 8;
+      opt.tune.dc_min_leaf = 9;
+      opt.tune.dc_max_panel = 5;
+      opt.tune.dc_chunk_cols = 11;
+      check_solve(A, opt, 8);
+    }
+  }
+}
+
+TEST(Eigensolver, TuneDefaultsAndNames) {
+  const TuneParameters t;
+  // The values the solver used before TuneParameters existed.
+  EXPECT_EQ(t.bandwidth_target, 64);
+  EXPECT_EQ(t.band_sweeps_per_pass, 256);
+  EXPECT_EQ(t.wy_width, 256);
+  EXPECT_EQ(t.multiply_depth, 256);
+  EXPECT_EQ(t.dc_min_leaf, 32);
+  EXPECT_EQ(t.dc_max_panel, 256);
+  EXPECT_EQ(t.dc_chunk_cols, 512);
+  EXPECT_EQ(t.cache_limit_mb, -1);
+  EXPECT_EQ(find_tune_field("wy_width")->value, &TuneParameters::wy_width);
+  EXPECT_EQ(find_tune_field("no_such_knob"), nullptr);
+}
+
 TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
   using T = TypeParam;
   const Grid grid = test_grids().front();
@@ -239,6 +277,13 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
               }).code(),
               ErrorCode::invalid_argument);
   }
+  EigensolverOptions bad_tune = opt;
+  bad_tune.tune.dc_min_leaf = 0;
+  EXPECT_EQ(error_of([&] {
+              auto A = fresh();
+              Eigensolver<T>(bad_tune).eigenvectors(A, Z);
+            }).code(),
+            ErrorCode::invalid_argument);
   // NaN on the last rank only: everyone must learn about it.
   EXPECT_EQ(error_of([&] {
               auto A = fresh();

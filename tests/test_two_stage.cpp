@@ -79,7 +79,7 @@ TYPED_TEST(TwoStageTest, ReduceToBandRebuildsA) {
       const std::vector<T> band = dense::gather_band(W, bw);
       DistMatrix<T> Q(grid, n, n, nb);
       Q.fill([](int i, int j) { return T(i == j ? 1 : 0); });
-      dense::backtransform_householder<Device::host>(W, tau, b, Q, n);
+      dense::backtransform_householder<Device::host>(W, tau, b, Q, n, TuneParameters{});
       const std::vector<T> Qfull = Q.gather(0);
       if (grid.rank() == 0) {
         auto [rebuild, orth] = similarity_errors(Qfull, band_to_full(band, n, bw), Afull, n);
@@ -156,7 +156,7 @@ TYPED_TEST(TwoStageTest, DistributedBackTransformMatchesOneRank) {
       DistMatrix<T> Z(grid, n, nev + 3, 4);
       generate::random_general(Z, 2);
       const std::vector<T> before = Z.gather(0);
-      dense::backtransform_band<Device::host>(q, Z, nev);
+      dense::backtransform_band<Device::host>(q, Z, nev, TuneParameters{});
       const std::vector<T> after = Z.gather(0);
       if (grid.rank() != 0) continue;
       std::vector<T> ref = before;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig {
 
@@ -33,6 +34,7 @@ struct EigensolverOptions {
   bool eigenvalues_only = false;
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
+  TuneParameters tune;      ///< performance knobs (tseig/tune.hpp)
 };
 
 /// Wall-clock seconds of each stage of the last solve, in pipeline order.

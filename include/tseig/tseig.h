@@ -48,6 +48,16 @@
  *   string solver          any     "auto" (default), "one_stage", "two_stage", "scalapack"
  *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
  *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
+ * Performance knobs (tseig/tune.hpp's TuneParameters; any time, results change only by
+ * rounding), int, defaults as measured:
+ *          bandwidth_target      64  two_stage band width when bandwidth = 0 (rounded up to nblk)
+ *          band_sweeps_per_pass 256  two_stage band back-transform: sweeps per column pass
+ *          wy_width             256  Householder back-transforms: reflectors per WY block
+ *          multiply_depth       256  generalized problems: block rows per hermitian_multiply pass
+ *          dc_min_leaf           32  divide & conquer: smallest leaf (≥ 1)
+ *          dc_max_panel         256  divide & conquer merges: widest broadcast panel
+ *          dc_chunk_cols        512  divide & conquer: columns per round into the block-cyclic Z
+ *          cache_limit_mb        -1  work-array cache limit in MiB (-1: keep the process's)
  * Getting a parameter that was never set and has no default gives
  * TSEIG_ERROR_PARAMETER_NOT_SET. tseig_get_int(h, "mpi_comm_parent") returns the Fortran
  * handle also when the communicator was given by tseig_set_comm.

@@ -1,16 +1,17 @@
 #pragma once
 // Umbrella header of tseig.
 #include "tseig/accuracy.hpp"
+#include "tseig/device.hpp"
 #include "tseig/eigensolver.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"
 #include "tseig/generators.hpp"
-#include "tseig/device.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/index_map.hpp"
 #include "tseig/linalg.hpp"
 #include "tseig/matrix.hpp"
 #include "tseig/matrix_market.hpp"
 #include "tseig/memory.hpp"
+#include "tseig/tune.hpp"
 #include "tseig/types.hpp"
 #include "tseig/version.hpp"

@@ -2,9 +2,10 @@
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "dense/check_input.hpp"
 #include "dense/generalized.hpp"
@@ -12,6 +13,7 @@
 #include "dense/scalapack_solver.hpp"
 #include "dense/two_stage.hpp"
 #include "tseig/error.hpp"
+#include "tseig/memory.hpp"
 
 namespace tseig {
 
@@ -53,19 +55,6 @@ double StageTimes::get(const std::string& name) const {
 
 namespace {
 
-// Collective: true if every rank passed the same values.
-bool ranks_agree(MPI_Comm comm, std::initializer_list<int> values) {
-  std::vector<int> v;
-  for (int x : values) {
-    v.push_back(x);
-    v.push_back(-x);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
-  for (std::size_t k = 0; k < v.size(); k += 2)
-    if (v[k] != -v[k + 1]) return false;
-  return true;
-}
-
 // Stage times as the slowest rank saw them, so every rank reports the same numbers.
 void agree_on_times(MPI_Comm comm, StageTimes& times) {
   std::vector<double> s;
@@ -99,16 +88,21 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const int nev = options_.nev < 0 ? n : options_.nev;
   const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
   // First, so that no later check runs on some ranks only.
-  raise_if_any(
-      comm,
-      !ranks_agree(
-          comm, {n, nev, bs, static_cast<int>(options_.solver), static_cast<int>(options_.triangle),
-                 options_.check_input ? 1 : 0, options_.eigenvalues_only ? 1 : 0, Z ? 1 : 0,
-                 options_.bandwidth, factor ? 1 : 0}),
-      ErrorCode::invalid_argument,
-      "ranks called the eigensolver with different arguments (N, nev, block size, "
-      "solver, triangle, check_input, eigenvalues_only, bandwidth) or mixed eigenvalues(), "
-      "eigenvectors() and the generalized calls");
+  std::vector<int> arguments{n,
+                             nev,
+                             bs,
+                             static_cast<int>(options_.solver),
+                             static_cast<int>(options_.triangle),
+                             options_.check_input ? 1 : 0,
+                             options_.eigenvalues_only ? 1 : 0,
+                             Z ? 1 : 0,
+                             options_.bandwidth,
+                             factor ? 1 : 0};
+  for (const TuneField& f : tune_fields) arguments.push_back(options_.tune.*f.value);
+  raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
+               "ranks called the eigensolver with different arguments (N, nev, block size, "
+               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune) or mixed "
+               "eigenvalues(), eigenvectors() and the generalized calls");
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
@@ -116,6 +110,17 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
                "bandwidth must be >= 0 (0: the solver's default)");
+  // The ranks agree on tune (checked above), so the first bad knob is the same everywhere.
+  const TuneField* bad = nullptr;
+  for (const TuneField& f : tune_fields)
+    if (!bad && options_.tune.*f.value < f.min) bad = &f;
+  raise_if_any(comm, bad != nullptr, ErrorCode::invalid_argument,
+               bad ? "tune." + std::string(bad->name) + " = " +
+                         std::to_string(options_.tune.*bad->value) + " is below its minimum " +
+                         std::to_string(bad->min)
+                   : std::string());
+  if (options_.tune.cache_limit_mb >= 0)
+    set_cached_memory_limit(static_cast<std::size_t>(options_.tune.cache_limit_mb) << 20);
   if (Z) {
     raise_if_any(comm, !grid.same_processes(Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
@@ -142,7 +147,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   }
   const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
   if (factor)
-    dense::reduce_generalized(*W, options_.triangle, *factor, solver, times_);
+    dense::reduce_generalized(*W, options_.triangle, *factor, solver, options_.tune, times_);
   else
     dense::make_lower_valid(*W, options_.triangle);
 
@@ -165,12 +170,14 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       w = dense::solve_scalapack(*W, nev, Zs, times_);
       break;
     case Solver::two_stage:
-      w = dense::solve_two_stage<Device::host>(*W, nev, options_.bandwidth, Zs, times_);
+      w = dense::solve_two_stage<Device::host>(*W, nev, options_.bandwidth, Zs, options_.tune,
+                                               times_);
       break;
     default:
-      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, times_);
+      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, options_.tune, times_);
   }
-  if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, times_);
+  if (factor && Zs)
+    dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, options_.tune, times_);
   if (Z && Zs != Z) {
     double t = MPI_Wtime();
     Z->copy_from(*Zs, nev);

@@ -43,7 +43,7 @@ void make_full(DistMatrix<T>& A, Triangle triangle) {
 
 template <class T>
 void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFactor<T>& factor,
-                        Solver solver, StageTimes& times) {
+                        Solver solver, const TuneParameters& tune, StageTimes& times) {
   const double t = MPI_Wtime();
   const Grid& grid = A.grid();
   const int n = A.n(), bs = A.nb();
@@ -64,13 +64,13 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
     const DistMatrix<T>& X = in_layout(factor.inverse(), grid, bs, holder);
     make_full(A, triangle);
     DistMatrix<T> P = DistMatrix<T>::like(A);
-    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::full, X, A, P,
-                                             n);  // P = Xᴴ H
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::full, X, A, P, n,
+                                             tune);  // P = Xᴴ H
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1,
                          A.desc());  // A = H X
     // The upper triangle of Xᴴ (H X) costs N³/3 flops, the lower one twice that; the
     // solvers read the lower one, so it is taken from the upper by a transpose.
-    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::upper, X, A, P, n);
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::upper, X, A, P, n, tune);
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1, A.desc());
     // Rounding leaves an imaginary part of order ε on the diagonal; Ã is Hermitian.
     if constexpr (is_complex_v<T>)
@@ -87,7 +87,8 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
 
 template <class T>
 void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, DistMatrix<T>& Z,
-                               int nev, Solver solver, StageTimes& times) {
+                               int nev, Solver solver, const TuneParameters& tune,
+                               StageTimes& times) {
   const double t = MPI_Wtime();
   const int n = Z.m();
   DistMatrix<T> holder;
@@ -100,7 +101,8 @@ void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, 
     // Z = (Xᴴ)ᴴ Z̃ with Xᴴ the lower triangle of `inverse`.
     const DistMatrix<T>& X = in_layout(factor.inverse(), Z.grid(), block_size, holder);
     const DistMatrix<T> Ztilde = Z.clone();
-    hermitian_multiply_aligned<Device::host>(Triangle::lower, Triangle::full, X, Ztilde, Z, nev);
+    hermitian_multiply_aligned<Device::host>(Triangle::lower, Triangle::full, X, Ztilde, Z, nev,
+                                             tune);
   }
   times.add("backtransform_generalized", MPI_Wtime() - t);
 }
@@ -176,18 +178,18 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
   return solve(H, nullptr, &factor);
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                     \
-  template void dense::reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&,    \
-                                          Solver, StageTimes&);                                  \
-  template void dense::backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&,  \
-                                                 int, Solver, StageTimes&);                      \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                      \
-      DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&);                                     \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                      \
-      DistMatrix<T>&, const CholeskyFactor<T>&, DistMatrix<T>&);                                 \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>&,        \
-                                                                          const DistMatrix<T>&); \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(                       \
+#define TSEIG_INSTANTIATE(T)                                                                       \
+  template void dense::reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&,      \
+                                          Solver, const TuneParameters&, StageTimes&);             \
+  template void dense::backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&,    \
+                                                 int, Solver, const TuneParameters&, StageTimes&); \
+  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                        \
+      DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&);                                       \
+  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                        \
+      DistMatrix<T>&, const CholeskyFactor<T>&, DistMatrix<T>&);                                   \
+  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>&,          \
+                                                                          const DistMatrix<T>&);   \
+  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(                         \
       DistMatrix<T>&, const CholeskyFactor<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

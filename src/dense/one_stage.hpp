@@ -12,6 +12,6 @@ namespace tseig::dense {
 /// Returns the nev lowest eigenvalues; stage times are added to `times`.
 template <Device D, class T>
 std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
-                                       StageTimes& times);
+                                       const TuneParameters& tune, StageTimes& times);
 
 }  // namespace tseig::dense

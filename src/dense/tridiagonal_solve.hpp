@@ -5,6 +5,7 @@
 
 #include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig::dense {
 
@@ -15,6 +16,7 @@ namespace tseig::dense {
 /// only the nev wanted eigenvectors are formed at the top merge.
 template <Device D, class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
-                                         std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z);
+                                         std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z,
+                                         const TuneParameters& tune);
 
 }  // namespace tseig::dense

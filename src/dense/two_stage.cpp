@@ -13,19 +13,16 @@
 
 namespace tseig::dense {
 
-int default_bandwidth(int nb) {
-  // Measured on N = 4000 (see README): the band must be wide enough for the stage-1
-  // GEMMs and narrow enough for the memory-bound bulge chase.
-  const int target = 64;
-  return std::max(1, (target + nb - 1) / nb) * nb;
+int default_bandwidth(int nb, const TuneParameters& tune) {
+  return std::max(1, (tune.bandwidth_target + nb - 1) / nb) * nb;
 }
 
 template <Device D, class T>
 std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
-                                       StageTimes& times) {
+                                       const TuneParameters& tune, StageTimes& times) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb();
-  const int b = bandwidth > 0 ? bandwidth : default_bandwidth(nb);
+  const int b = bandwidth > 0 ? bandwidth : default_bandwidth(nb, tune);
   raise_if_any(g.comm(), b % nb != 0, ErrorCode::invalid_argument,
                "bandwidth " + std::to_string(b) + " must be a multiple of the block size " +
                    std::to_string(nb));
@@ -41,24 +38,24 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth,
   times.add("bulge_chase", MPI_Wtime() - t);
 
   t = MPI_Wtime();
-  auto w = solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z);
+  auto w = solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z, tune);
   times.add("tridiagonal_solve", MPI_Wtime() - t);
 
   if (Z) {
     t = MPI_Wtime();
-    backtransform_band<D>(q, *Z, nev);
+    backtransform_band<D>(q, *Z, nev, tune);
     times.add("backtransform_band", MPI_Wtime() - t);
     t = MPI_Wtime();
-    backtransform_householder<D>(A, tau, b, *Z, nev);
+    backtransform_householder<D>(A, tau, b, *Z, nev, tune);
     times.add("backtransform_full", MPI_Wtime() - t);
   }
   w.resize(nev);
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                 \
-  template std::vector<real_t<T>> solve_two_stage<Device::host, T>(DistMatrix<T>&, int, int, \
-                                                                   DistMatrix<T>*, StageTimes&);
+#define TSEIG_INSTANTIATE(T)                                        \
+  template std::vector<real_t<T>> solve_two_stage<Device::host, T>( \
+      DistMatrix<T>&, int, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -83,14 +83,15 @@ void hermitian_multiply(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A
     return M.grid().same_as(grid) && M.mb() == nb && M.rsrc() == 0;
   };
   if (a_ok && rows_ok(B) && rows_ok(C) && B.nb() == C.nb() && B.csrc() == C.csrc()) {
-    dense::hermitian_multiply_aligned<Device::host>(uplo_a, uplo_c, A, B, C, ncb);
+    dense::hermitian_multiply_aligned<Device::host>(uplo_a, uplo_c, A, B, C, ncb, TuneParameters{});
     return;
   }
   DistMatrix<T> Acopy;
   if (!a_ok) Acopy = A.redistribute(grid, nb, nb);
   const DistMatrix<T> Bw = B.redistribute(grid, nb, nb);
   DistMatrix<T> Cw(grid, n, ncb, nb, nb);
-  dense::hermitian_multiply_aligned<Device::host>(uplo_a, uplo_c, a_ok ? A : Acopy, Bw, Cw, ncb);
+  dense::hermitian_multiply_aligned<Device::host>(uplo_a, uplo_c, a_ok ? A : Acopy, Bw, Cw, ncb,
+                                                  TuneParameters{});
   C.copy_from(Cw, ncb);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/blas/scalapack.hpp"
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "tseig/error.hpp"
 
@@ -21,15 +22,7 @@ DistMatrix<T> conjugate_transpose(const DistMatrix<T>& A) {
 }
 
 void require_same_arguments(MPI_Comm comm, std::initializer_list<int> values, const char* what) {
-  std::vector<int> v;
-  for (int x : values) {
-    v.push_back(x);
-    v.push_back(-x);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
-  bool same = true;
-  for (std::size_t k = 0; k < v.size(); k += 2) same = same && v[k] == -v[k + 1];
-  if (!same)
+  if (!ranks_agree(comm, values))
     throw Error(ErrorCode::invalid_argument,
                 std::string(what) + ": ranks passed different arguments");
 }

@@ -18,14 +18,15 @@ namespace tseig::dense {
 
 template <Device D, class T>
 void hermitian_multiply_aligned(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
-                                const DistMatrix<T>& B, DistMatrix<T>& C, int ncb) {
+                                const DistMatrix<T>& B, DistMatrix<T>& C, int ncb,
+                                const TuneParameters& tune) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), ldc = C.lld();
   const int lcn = C.local_cols_before(ncb);  // my columns of B and C among the first ncb
   for (int lj = 0; lj < lcn; ++lj) std::fill_n(&C.local(0, lj), C.local_rows(), T(0));
   // Block rows are taken a few at a time: deeper GEMMs and fewer passes over C, which
   // does not fit in cache. Within a batch the unused triangle of A is masked with zeros.
-  const int depth = std::max(1, 256 / nb) * nb;
+  const int depth = std::max(1, tune.multiply_depth / nb) * nb;
   std::vector<T> mine, piece, panel, bpanel, rows;
   for (int k0 = 0; k0 < n; k0 += depth) {
     const int kk = std::min(depth, n - k0);
@@ -119,9 +120,10 @@ void hermitian_multiply_aligned(Triangle uplo_a, Triangle uplo_c, const DistMatr
   zero_outside(C, uplo_c, ncb);
 }
 
-#define TSEIG_INSTANTIATE(T)                                 \
-  template void hermitian_multiply_aligned<Device::host, T>( \
-      Triangle, Triangle, const DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                                               \
+  template void hermitian_multiply_aligned<Device::host, T>(                               \
+      Triangle, Triangle, const DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&, int, \
+      const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -5,6 +5,7 @@
 #include "dense/stages/bulge_chase/api.hpp"
 #include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig::dense {
 
@@ -15,14 +16,16 @@ template <class T>
 void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, int group);
 
 /// Collective over Z's grid: Z(:, 0:nev) ← Q·Z(:, 0:nev). The columns are spread over
-/// all ranks (every rank holds the reflectors), so no rank waits for another.
+/// all ranks (every rank holds the reflectors), so no rank waits for another;
+/// tune.band_sweeps_per_pass sweeps run down the columns together.
 template <Device D, class T>
-void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev);
+void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
+                        const TuneParameters& tune);
 
 // Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
-#define TSEIG_EXTERN(T)                                                              \
-  extern template void backtransform_band<Device::host, T>(const BandReflectors<T>&, \
-                                                           DistMatrix<T>&, int);
+#define TSEIG_EXTERN(T)                                     \
+  extern template void backtransform_band<Device::host, T>( \
+      const BandReflectors<T>&, DistMatrix<T>&, int, const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
 #undef TSEIG_EXTERN
 

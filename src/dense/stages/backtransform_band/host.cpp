@@ -77,11 +77,9 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
           stripe(c / W)[static_cast<std::size_t>(i) * W + c % W];
 }
 
-// Sweeps per pass over the columns: measured best of 128..512 at N = 2000.
-constexpr int sweeps_per_pass = 256;
-
 template <Device D, class T>
-void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev) {
+void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
+                        const TuneParameters& tune) {
   const Grid& g = Z.grid();
   const int n = Z.m(), p = g.size();
   if (n <= 1 || nev <= 0) return;
@@ -90,13 +88,14 @@ void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev) {
   const int chunk = (nev + p - 1) / p;
   DistMatrix<T> X(line, n, nev, n, chunk);
   X.copy_from(Z, nev);
-  backtransform_band(q, X.data(), X.lld(), X.local_cols(), sweeps_per_pass);
+  backtransform_band(q, X.data(), X.lld(), X.local_cols(), tune.band_sweeps_per_pass);
   Z.copy_from(X, nev);
 }
 
-#define TSEIG_INSTANTIATE(T)                                                     \
-  template void backtransform_band(const BandReflectors<T>&, T*, int, int, int); \
-  template void backtransform_band<Device::host, T>(const BandReflectors<T>&, DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                                                       \
+  template void backtransform_band(const BandReflectors<T>&, T*, int, int, int);                   \
+  template void backtransform_band<Device::host, T>(const BandReflectors<T>&, DistMatrix<T>&, int, \
+                                                    const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

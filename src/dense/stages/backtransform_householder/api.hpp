@@ -7,6 +7,7 @@
 #include "core/instantiate.hpp"
 #include "tseig/device.hpp"
 #include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig::dense {
 
@@ -14,14 +15,16 @@ namespace tseig::dense {
 /// A(j+offset+1.., j), zeros above; Q = H(0)·H(1)··· (offset 1: tridiagonalize, offset b:
 /// reduce_to_band). Z: n×≥ncols on A's grid with A's row distribution (Z.mb() == A.nb(),
 /// Z.rsrc() == 0); its first ncols columns are multiplied by Q. Cost ∝ n²·ncols.
+/// Reflectors go in compact-WY blocks of tune.wy_width.
 template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
-                               DistMatrix<T>& Z, int ncols);
+                               DistMatrix<T>& Z, int ncols, const TuneParameters& tune);
 
 // Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
-#define TSEIG_EXTERN(T)                                            \
-  extern template void backtransform_householder<Device::host, T>( \
-      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int);
+#define TSEIG_EXTERN(T)                                                      \
+  extern template void backtransform_householder<Device::host, T>(           \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int, \
+      const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
 #undef TSEIG_EXTERN
 

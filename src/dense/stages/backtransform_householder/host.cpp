@@ -14,7 +14,7 @@ namespace tseig::dense {
 
 template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
-                               DistMatrix<T>& Z, int ncols) {
+                               DistMatrix<T>& Z, int ncols, const TuneParameters& tune) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), lr = A.local_rows();
   if (Z.mb() != nb || Z.rsrc() != A.rsrc() || Z.m() != n || !Z.grid().same_as(g))
@@ -26,8 +26,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   std::vector<int> grow(lr);
   for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
 
-  // Blocks of about 256 reflectors (whole panels of nb) make both GEMMs efficient.
-  const int width = std::max(1, 256 / nb) * nb;
+  // Blocks of about tune.wy_width reflectors (whole panels of nb).
+  const int width = std::max(1, tune.wy_width / nb) * nb;
   std::vector<T> V, S, Tm, Wt;
   const int last = ((nr - 1) / width) * width;  // start of the block holding the last one
   for (int b0 = last; b0 >= 0; b0 -= width) {
@@ -78,9 +78,10 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   }
 }
 
-#define TSEIG_INSTANTIATE(T)                                \
-  template void backtransform_householder<Device::host, T>( \
-      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int);
+#define TSEIG_INSTANTIATE(T)                                                 \
+  template void backtransform_householder<Device::host, T>(                  \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int, \
+      const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

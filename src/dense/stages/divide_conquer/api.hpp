@@ -15,6 +15,7 @@
 
 #include "core/buffer_cache.hpp"
 #include "tseig/device.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig::dense::dc {
 
@@ -47,15 +48,18 @@ struct Piece {
 /// merged piece with the eigenvectors of the `nout` smallest eigenvalues. factor_for > 0
 /// (plain inputs, nout = all): the parent will form only factor_for columns, and the
 /// result is left factored when that costs this rank fewer flops than forming it (each
-/// rank decides for its own rows: a rank's piece stands on its own).
+/// rank decides for its own rows: a rank's piece stands on its own). S is broadcast in
+/// panels of at most tune.dc_max_panel columns.
 template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
-               int factor_for);
+               int factor_for, const TuneParameters& tune);
 
 // Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
 extern template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int,
-                                                        int, int, float, int, int);
+                                                        int, int, float, int, int,
+                                                        const TuneParameters&);
 extern template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int,
-                                                          int, int, double, int, int);
+                                                          int, int, double, int, int,
+                                                          const TuneParameters&);
 
 }  // namespace tseig::dense::dc

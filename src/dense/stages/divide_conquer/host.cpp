@@ -15,9 +15,6 @@ namespace tseig::dense::dc {
 
 namespace {
 
-// Widest panel of S: large enough for GEMM speed, small enough to balance the roots.
-constexpr int max_panel = 256;
-
 template <class R>
 void rotate(R* a, R* b, int rows, const Rotation<R>& r) {
   for (int i = 0; i < rows; ++i) {
@@ -55,7 +52,7 @@ struct Segment {
 
 template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
-               int factor_for) {
+               int factor_for, const TuneParameters& tune) {
   const int m = hi - lo, m1 = mid - lo;
   int g = 1, me = 0;
   if (comm != MPI_COMM_NULL) {
@@ -130,7 +127,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       }
 
   // Roots in blocks of B, block b solved by rank b mod g.
-  const int B = std::clamp((k + g - 1) / std::max(g, 1), 1, max_panel);
+  const int B = std::clamp((k + g - 1) / std::max(g, 1), 1, tune.dc_max_panel);
   std::vector<int> my_roots;
   for (int j = 0; j < k; ++j)
     if ((j / B) % g == me) my_roots.push_back(j);
@@ -279,8 +276,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
 }
 
 template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int, int, int,
-                                                 float, int, int);
+                                                 float, int, int, const TuneParameters&);
 template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int, int,
-                                                   int, double, int, int);
+                                                   int, double, int, int, const TuneParameters&);
 
 }  // namespace tseig::dense::dc

@@ -11,8 +11,6 @@ namespace tseig::dense::dc {
 
 namespace {
 
-constexpr int chunk_cols = 512;
-
 // Runs of consecutive rows in [a, b) that lie in one block owned by process row `prow`.
 struct Run {
   int first, count;
@@ -38,7 +36,7 @@ int total_rows(const std::vector<Run>& runs) {
 
 template <class T>
 void rows_to_block_cyclic(const std::vector<int>& first, const real_t<T>* q, int ncols,
-                          DistMatrix<T>& Z) {
+                          DistMatrix<T>& Z, int chunk_cols) {
   using R = real_t<T>;
   const Grid& g = Z.grid();
   const int P = g.size(), me = g.rank();
@@ -107,7 +105,7 @@ void rows_to_block_cyclic(const std::vector<int>& first, const real_t<T>* q, int
 
 #define TSEIG_INSTANTIATE(T)                                                         \
   template void rows_to_block_cyclic(const std::vector<int>&, const real_t<T>*, int, \
-                                     DistMatrix<T>&);
+                                     DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -10,10 +10,6 @@ namespace tseig::dense::dc {
 
 namespace {
 
-// Smallest leaf worth a rank of its own. A single rank still splits a problem of two
-// leaves or more, so that its top merge forms only the wanted eigenvectors.
-constexpr int min_leaf = 32;
-
 // Cuppen's tearing at a cut between rows s − 1 and s: T = blockdiag(T1, T2) + β·v·vᵀ.
 template <class R>
 void tear(std::vector<R>& d, const std::vector<R>& e, int s) {
@@ -40,8 +36,8 @@ Piece<R> solve_leaf(const std::vector<R>& d, const std::vector<R>& e, int lo, in
 // (never when factor_for ≥ 2/3 of the rows: see merge's test).
 template <Device D, class R>
 Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, int hi,
-                    int factor_for) {
-  if (factor_for == 0 || 3 * factor_for >= 2 * (hi - lo) || hi - lo < 2 * min_leaf)
+                    int factor_for, const TuneParameters& tune) {
+  if (factor_for == 0 || 3 * factor_for >= 2 * (hi - lo) || hi - lo < 2 * tune.dc_min_leaf)
     return solve_leaf(d, e, lo, hi);
   const int mid = lo + (hi - lo) / 2;
   std::vector<R> torn = d;
@@ -49,7 +45,8 @@ Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, in
   std::vector<Piece<R>> halves;
   halves.push_back(solve_leaf(torn, e, lo, mid));
   halves.push_back(solve_leaf(torn, e, mid, hi));
-  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for);
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for,
+                  tune);
 }
 
 // The top merge forms only nout eigenvectors, so its children may stay factored (see
@@ -57,13 +54,14 @@ Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, in
 // would have more columns than rows and the product would cost more than it saves.
 template <Device D, class R>
 Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& d,
-                    const std::vector<R>& e, int p0, int p1, int nout, int factor_for) {
+                    const std::vector<R>& e, int p0, int p1, int nout, int factor_for,
+                    const TuneParameters& tune) {
   const int lo = split.first[p0], hi = split.first[p1];
   if (p1 - p0 == 1) {
-    if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for);
-    // The whole problem on one rank: split it anyway, so that its top merge forms only
-    // the wanted eigenvectors.
-    if (hi - lo < 2 * min_leaf) {
+    if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for, tune);
+    // The whole problem on one rank: split it anyway (when it has two leaves or more), so
+    // that its top merge forms only the wanted eigenvectors.
+    if (hi - lo < 2 * tune.dc_min_leaf) {
       Piece<R> p = solve_leaf(d, e, lo, hi);
       p.cols = nout;
       p.q.resize(static_cast<long>(p.rows) * nout);
@@ -73,9 +71,9 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
     std::vector<R> torn = d;
     tear(torn, e, mid);
     std::vector<Piece<R>> halves;
-    halves.push_back(solve_rank<D>(torn, e, lo, mid, nout));
-    halves.push_back(solve_rank<D>(torn, e, mid, hi, nout));
-    return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0);
+    halves.push_back(solve_rank<D>(torn, e, lo, mid, nout, tune));
+    halves.push_back(solve_rank<D>(torn, e, mid, hi, nout, tune));
+    return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0, tune);
   }
   int me = 0;
   MPI_Comm_rank(comm, &me);
@@ -87,15 +85,15 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
   MPI_Comm_split(comm, left ? 0 : 1, me, &child);
   std::vector<Piece<R>> mine;
   const int mid = split.first[pm];
-  mine.push_back(left ? solve_node<D>(child, split, d, e, p0, pm, mid - lo, f)
-                      : solve_node<D>(child, split, d, e, pm, p1, hi - mid, f));
+  mine.push_back(left ? solve_node<D>(child, split, d, e, p0, pm, mid - lo, f, tune)
+                      : solve_node<D>(child, split, d, e, pm, p1, hi - mid, f, tune));
   MPI_Comm_free(&child);
-  return merge<D>(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for);
+  return merge<D>(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for, tune);
 }
 
 }  // namespace
 
-RowSplit split_rows(int n, int nranks) {
+RowSplit split_rows(int n, int nranks, int min_leaf) {
   RowSplit s;
   s.active = std::clamp(n / min_leaf, 1, nranks);
   s.first.resize(nranks + 1, n);
@@ -106,23 +104,25 @@ RowSplit split_rows(int n, int nranks) {
 
 template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
-                            const std::vector<R>& e, int nev) {
+                            const std::vector<R>& e, int nev, const TuneParameters& tune) {
   int me = 0;
   MPI_Comm_rank(comm, &me);
   MPI_Comm active;
   MPI_Comm_split(comm, me < split.active ? 0 : MPI_UNDEFINED, me, &active);
   if (active == MPI_COMM_NULL) return {};
   for (int r = 1; r < split.active; ++r) tear(d, e, split.first[r]);
-  Piece<R> p = solve_node<D>(active, split, d, e, 0, split.active, nev, 0);
+  Piece<R> p = solve_node<D>(active, split, d, e, 0, split.active, nev, 0, tune);
   MPI_Comm_free(&active);
   return p;
 }
 
 template Piece<float> divide_and_conquer<Device::host, float>(MPI_Comm, const RowSplit&,
                                                               std::vector<float>,
-                                                              const std::vector<float>&, int);
+                                                              const std::vector<float>&, int,
+                                                              const TuneParameters&);
 template Piece<double> divide_and_conquer<Device::host, double>(MPI_Comm, const RowSplit&,
                                                                 std::vector<double>,
-                                                                const std::vector<double>&, int);
+                                                                const std::vector<double>&, int,
+                                                                const TuneParameters&);
 
 }  // namespace tseig::dense::dc
