@@ -158,12 +158,12 @@ TYPED_TEST(GeneralizedTest, ReusedFactorGivesFreshResults) {
         H1 = H.clone();
         EXPECT_LE(accuracy::eigenvalue_error(reuse.generalized_eigenvalues(H1, factor), w1), tol);
         // Stage times: the factorization is in the fresh call only.
-        EXPECT_EQ(reuse.timings().get("cholesky"), 0.0);
-        EXPECT_GT(fresh.timings().get("cholesky"), 0.0);
-        EXPECT_GT(fresh.timings().get("invert_triangular"), 0.0);
-        EXPECT_GT(fresh.timings().get("transform"), 0.0);
-        EXPECT_GT(fresh.timings().get("backtransform_generalized"), 0.0);
-        EXPECT_EQ(fresh.timings().stages.front().first, "cholesky");
+        EXPECT_EQ(reuse.timings().get(Stage::cholesky), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::cholesky), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::invert_triangular), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::transform), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::backtransform_generalized), 0.0);
+        EXPECT_EQ(fresh.timings().stages.front().first, to_string(Stage::cholesky));
       }
     }
 }

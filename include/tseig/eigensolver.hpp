@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tseig/matrix.hpp"
+#include "tseig/stage_times.hpp"
 #include "tseig/tune.hpp"
 
 namespace tseig {
@@ -35,14 +36,6 @@ struct EigensolverOptions {
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
   TuneParameters tune;      ///< performance knobs (tseig/tune.hpp)
-};
-
-/// Wall-clock seconds of each stage of the last solve, in pipeline order.
-struct StageTimes {
-  std::vector<std::pair<std::string, double>> stages;
-  double total = 0;
-  void add(const std::string& name, double seconds);
-  double get(const std::string& name) const;  ///< 0 if the stage did not run
 };
 
 template <class T>

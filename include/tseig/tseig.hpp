@@ -12,6 +12,7 @@
 #include "tseig/matrix.hpp"
 #include "tseig/matrix_market.hpp"
 #include "tseig/memory.hpp"
+#include "tseig/stage_times.hpp"
 #include "tseig/tune.hpp"
 #include "tseig/types.hpp"
 #include "tseig/version.hpp"

@@ -7,6 +7,7 @@
 
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
 #include "dense/generalized.hpp"
 #include "dense/one_stage.hpp"
@@ -37,35 +38,6 @@ Solver solver_from_string(const std::string& name) {
   throw Error(ErrorCode::invalid_argument,
               "unknown solver '" + name + "' (expected auto, scalapack, one_stage or two_stage)");
 }
-
-void StageTimes::add(const std::string& name, double seconds) {
-  for (auto& [stage, s] : stages)
-    if (stage == name) {
-      s += seconds;
-      return;
-    }
-  stages.emplace_back(name, seconds);
-}
-
-double StageTimes::get(const std::string& name) const {
-  for (const auto& [stage, s] : stages)
-    if (stage == name) return s;
-  return 0;
-}
-
-namespace {
-
-// Stage times as the slowest rank saw them, so every rank reports the same numbers.
-void agree_on_times(MPI_Comm comm, StageTimes& times) {
-  std::vector<double> s;
-  for (const auto& [name, seconds] : times.stages) s.push_back(seconds);
-  s.push_back(times.total);
-  MPI_Allreduce(MPI_IN_PLACE, s.data(), static_cast<int>(s.size()), MPI_DOUBLE, MPI_MAX, comm);
-  for (std::size_t k = 0; k < times.stages.size(); ++k) times.stages[k].second = s[k];
-  times.total = s.back();
-}
-
-}  // namespace
 
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::eigenvalues(DistMatrix<T>& A) {
@@ -135,15 +107,13 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   DistMatrix<T> copy;
   DistMatrix<T>* W = &A;
   if (A.mb() != bs || A.nb() != bs || A.rsrc() != 0 || A.csrc() != 0) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::redistribute);
     copy = A.redistribute(grid, bs, bs);
     W = &copy;
-    times_.add("redistribute", MPI_Wtime() - t);
   }
   if (options_.check_input) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::check_input);
     dense::check_input(*W, options_.triangle);
-    times_.add("check_input", MPI_Wtime() - t);
   }
   const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
   if (factor)
@@ -179,9 +149,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (factor && Zs)
     dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, options_.tune, times_);
   if (Z && Zs != Z) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::redistribute);
     Z->copy_from(*Zs, nev);
-    times_.add("redistribute", MPI_Wtime() - t);
   }
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);

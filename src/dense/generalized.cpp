@@ -7,6 +7,7 @@
 
 #include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
 #include "dense/linalg/hermitian_multiply/api.hpp"
 #include "dense/linalg/working_layout.hpp"
@@ -44,7 +45,7 @@ void make_full(DistMatrix<T>& A, Triangle triangle) {
 template <class T>
 void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFactor<T>& factor,
                         Solver solver, const TuneParameters& tune, StageTimes& times) {
-  const double t = MPI_Wtime();
+  StageTimer timer(times, Stage::transform);
   const Grid& grid = A.grid();
   const int n = A.n(), bs = A.nb();
   DistMatrix<T> holder;
@@ -82,14 +83,13 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
         }
       }
   }
-  times.add("transform", MPI_Wtime() - t);
 }
 
 template <class T>
 void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, DistMatrix<T>& Z,
                                int nev, Solver solver, const TuneParameters& tune,
                                StageTimes& times) {
-  const double t = MPI_Wtime();
+  StageTimer timer(times, Stage::backtransform_generalized);
   const int n = Z.m();
   DistMatrix<T> holder;
   if (solver == Solver::scalapack) {
@@ -104,7 +104,6 @@ void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, 
     hermitian_multiply_aligned<Device::host>(Triangle::lower, Triangle::full, X, Ztilde, Z, nev,
                                              tune);
   }
-  times.add("backtransform_generalized", MPI_Wtime() - t);
 }
 
 }  // namespace dense
@@ -135,7 +134,7 @@ void check_s(const DistMatrix<T>& H, const DistMatrix<T>& S) {
 // The factorization's stages first, as they ran first.
 StageTimes with_factor_times(const StageTimes& factor, const StageTimes& solve) {
   StageTimes all = factor;
-  for (const auto& [name, seconds] : solve.stages) all.add(name, seconds);
+  all.add(solve);
   all.total = factor.total + solve.total;
   return all;
 }

@@ -2,6 +2,7 @@
 #include "dense/one_stage.hpp"
 
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/stages/tridiagonalize/api.hpp"
 #include "dense/tridiagonal_solve.hpp"
@@ -11,19 +12,13 @@ namespace tseig::dense {
 template <Device D, class T>
 std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
                                        const TuneParameters& tune, StageTimes& times) {
-  double t = MPI_Wtime();
-  Tridiagonal<T> tri = tridiagonalize<D>(A);
-  times.add("tridiagonalize", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  auto w = solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z, tune);
-  times.add("tridiagonal_solve", MPI_Wtime() - t);
-
-  if (Z) {
-    t = MPI_Wtime();
-    backtransform_householder<D>(A, tri.tau, 1, *Z, nev, tune);
-    times.add("backtransform", MPI_Wtime() - t);
-  }
+  Tridiagonal<T> tri = timed(times, Stage::tridiagonalize, [&] { return tridiagonalize<D>(A); });
+  auto w = timed(times, Stage::tridiagonal_solve, [&] {
+    return solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z, tune);
+  });
+  if (Z)
+    timed(times, Stage::backtransform,
+          [&] { backtransform_householder<D>(A, tri.tau, 1, *Z, nev, tune); });
   w.resize(nev);
   return w;
 }

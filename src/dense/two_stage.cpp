@@ -4,6 +4,7 @@
 #include "dense/two_stage.hpp"
 
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/stages/bulge_chase/api.hpp"
@@ -29,25 +30,17 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth,
   // A band wider than the matrix is the matrix itself.
   const int bw = std::min(b, std::max(n - 1, 1));
 
-  double t = MPI_Wtime();
-  std::vector<T> tau = reduce_to_band<D>(A, b);
-  times.add("reduce_to_band", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  BandReflectors<T> q = bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
-  times.add("bulge_chase", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  auto w = solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z, tune);
-  times.add("tridiagonal_solve", MPI_Wtime() - t);
-
+  std::vector<T> tau = timed(times, Stage::reduce_to_band, [&] { return reduce_to_band<D>(A, b); });
+  BandReflectors<T> q = timed(times, Stage::bulge_chase, [&] {
+    return bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
+  });
+  auto w = timed(times, Stage::tridiagonal_solve, [&] {
+    return solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z, tune);
+  });
   if (Z) {
-    t = MPI_Wtime();
-    backtransform_band<D>(q, *Z, nev, tune);
-    times.add("backtransform_band", MPI_Wtime() - t);
-    t = MPI_Wtime();
-    backtransform_householder<D>(A, tau, b, *Z, nev, tune);
-    times.add("backtransform_full", MPI_Wtime() - t);
+    timed(times, Stage::backtransform_band, [&] { backtransform_band<D>(q, *Z, nev, tune); });
+    timed(times, Stage::backtransform_full,
+          [&] { backtransform_householder<D>(A, tau, b, *Z, nev, tune); });
   }
   w.resize(nev);
   return w;
