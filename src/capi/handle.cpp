@@ -1,6 +1,7 @@
 // C API: handle life cycle, named parameters, setup (process grid and layout checks),
 // error texts and the standard eigenproblem entry points.
 #include "capi/handle.hpp"
+#include "capi/solve_into.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -214,14 +215,8 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
     require_setup(*h);
     DistMatrix<T> A = square_view(*h, a);
     Eigensolver<T> solver(solver_options(*h));
-    std::vector<real_t<T>> w;
-    if (vectors) {
-      DistMatrix<T> Q = square_view(*h, static_cast<const T*>(q));
-      w = solver.eigenvectors(A, Q);
-    } else {
-      w = solver.eigenvalues(A);
-    }
-    std::copy(w.begin(), w.end(), ev);
+    solve_into<T>(
+        solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); }, ev);
   });
 }
 

@@ -1,4 +1,5 @@
-// Eigensolver<T>: argument checks, working layout, input checks, solver dispatch.
+// Eigensolver<T>: argument checks, working layout, input checks, solver dispatch, and the
+// generalized calls (S factored here or given as a CholeskyFactor) on the same solve.
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
@@ -155,6 +156,75 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);
   return w;
+}
+
+namespace {
+
+template <class T>
+void check_factor(const DistMatrix<T>& H, const CholeskyFactor<T>& factor) {
+  const MPI_Comm comm = H.grid().comm();
+  raise_if_any(comm, factor.empty(), ErrorCode::invalid_argument,
+               "the CholeskyFactor is empty (default-constructed)");
+  raise_if_any(comm, !factor.grid().same_as(H.grid()), ErrorCode::grid_mismatch,
+               "the CholeskyFactor is not on H's grid");
+  raise_if_any(comm, factor.n() != H.n(), ErrorCode::invalid_argument,
+               "the CholeskyFactor is of an N = " + std::to_string(factor.n()) + " matrix, H is " +
+                   std::to_string(H.m()) + "x" + std::to_string(H.n()));
+}
+
+template <class T>
+void check_s(const DistMatrix<T>& H, const DistMatrix<T>& S) {
+  const MPI_Comm comm = H.grid().comm();
+  raise_if_any(comm, !S.grid().same_as(H.grid()), ErrorCode::grid_mismatch, "S is not on H's grid");
+  raise_if_any(comm, S.m() != H.n() || S.n() != H.n(), ErrorCode::invalid_argument,
+               "S must be N x N like H (" + std::to_string(H.m()) + "x" + std::to_string(H.n()) +
+                   "), got " + std::to_string(S.m()) + "x" + std::to_string(S.n()));
+}
+
+// The factorization's stages first, as they ran first.
+StageTimes with_factor_times(const StageTimes& factor, const StageTimes& solve) {
+  StageTimes all = factor;
+  all.add(solve);
+  all.total = factor.total + solve.total;
+  return all;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
+                                                                const DistMatrix<T>& S,
+                                                                DistMatrix<T>& Z) {
+  check_s(H, S);
+  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
+  std::vector<real> w = generalized_eigenvectors(H, factor, Z);
+  times_ = with_factor_times(factor.timings(), times_);
+  return w;
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
+                                                                const CholeskyFactor<T>& factor,
+                                                                DistMatrix<T>& Z) {
+  check_factor(H, factor);
+  return solve(H, &Z, &factor);
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
+                                                               const DistMatrix<T>& S) {
+  check_s(H, S);
+  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
+  std::vector<real> w = generalized_eigenvalues(H, factor);
+  times_ = with_factor_times(factor.timings(), times_);
+  return w;
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
+                                                               const CholeskyFactor<T>& factor) {
+  check_factor(H, factor);
+  return solve(H, nullptr, &factor);
 }
 
 #define TSEIG_INSTANTIATE(T) template class Eigensolver<T>;

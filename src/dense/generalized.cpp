@@ -1,6 +1,6 @@
-// The generalized eigenproblem H z = λ S z = λ UᴴU z: Ã = U⁻ᴴ H U⁻¹ by two triangular
-// products (hermitian_multiply, as ELPA does), the standard solve of Ã through the same
-// pipeline as Eigensolver::eigenvectors, and z = U⁻¹ z̃ for the nev vectors only.
+// Stages 0 and 6 of the generalized eigenproblem H z = λ S z = λ UᴴU z: Ã = U⁻ᴴ H U⁻¹ by
+// two triangular products (hermitian_multiply, as ELPA does) before the standard solve of
+// Ã, and z = U⁻¹ z̃ for the nev vectors only after it.
 #include "dense/generalized.hpp"
 
 #include <string>
@@ -13,8 +13,7 @@
 #include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
-namespace tseig {
-namespace dense {
+namespace tseig::dense {
 
 namespace {
 
@@ -106,91 +105,12 @@ void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, 
   }
 }
 
-}  // namespace dense
-
-namespace {
-
-template <class T>
-void check_factor(const DistMatrix<T>& H, const CholeskyFactor<T>& factor) {
-  const MPI_Comm comm = H.grid().comm();
-  raise_if_any(comm, factor.empty(), ErrorCode::invalid_argument,
-               "the CholeskyFactor is empty (default-constructed)");
-  raise_if_any(comm, !factor.grid().same_as(H.grid()), ErrorCode::grid_mismatch,
-               "the CholeskyFactor is not on H's grid");
-  raise_if_any(comm, factor.n() != H.n(), ErrorCode::invalid_argument,
-               "the CholeskyFactor is of an N = " + std::to_string(factor.n()) + " matrix, H is " +
-                   std::to_string(H.m()) + "x" + std::to_string(H.n()));
-}
-
-template <class T>
-void check_s(const DistMatrix<T>& H, const DistMatrix<T>& S) {
-  const MPI_Comm comm = H.grid().comm();
-  raise_if_any(comm, !S.grid().same_as(H.grid()), ErrorCode::grid_mismatch, "S is not on H's grid");
-  raise_if_any(comm, S.m() != H.n() || S.n() != H.n(), ErrorCode::invalid_argument,
-               "S must be N x N like H (" + std::to_string(H.m()) + "x" + std::to_string(H.n()) +
-                   "), got " + std::to_string(S.m()) + "x" + std::to_string(S.n()));
-}
-
-// The factorization's stages first, as they ran first.
-StageTimes with_factor_times(const StageTimes& factor, const StageTimes& solve) {
-  StageTimes all = factor;
-  all.add(solve);
-  all.total = factor.total + solve.total;
-  return all;
-}
-
-}  // namespace
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
-                                                                const DistMatrix<T>& S,
-                                                                DistMatrix<T>& Z) {
-  check_s(H, S);
-  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvectors(H, factor, Z);
-  times_ = with_factor_times(factor.timings(), times_);
-  return w;
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
-                                                                const CholeskyFactor<T>& factor,
-                                                                DistMatrix<T>& Z) {
-  check_factor(H, factor);
-  return solve(H, &Z, &factor);
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
-                                                               const DistMatrix<T>& S) {
-  check_s(H, S);
-  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvalues(H, factor);
-  times_ = with_factor_times(factor.timings(), times_);
-  return w;
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
-                                                               const CholeskyFactor<T>& factor) {
-  check_factor(H, factor);
-  return solve(H, nullptr, &factor);
-}
-
-#define TSEIG_INSTANTIATE(T)                                                                       \
-  template void dense::reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&,      \
-                                          Solver, const TuneParameters&, StageTimes&);             \
-  template void dense::backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&,    \
-                                                 int, Solver, const TuneParameters&, StageTimes&); \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                        \
-      DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&);                                       \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                        \
-      DistMatrix<T>&, const CholeskyFactor<T>&, DistMatrix<T>&);                                   \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>&,          \
-                                                                          const DistMatrix<T>&);   \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(                         \
-      DistMatrix<T>&, const CholeskyFactor<T>&);
+#define TSEIG_INSTANTIATE(T)                                                                   \
+  template void reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&, Solver, \
+                                   const TuneParameters&, StageTimes&);                        \
+  template void backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&, int,  \
+                                          Solver, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
-}  // namespace tseig
+}  // namespace tseig::dense
