@@ -26,16 +26,16 @@ struct DeviceInfo {
 };
 
 /// True if this library was compiled with the CUDA backend.
-bool built_with_cuda();
+TSEIG_API bool built_with_cuda();
 
 /// Number of CUDA devices visible to this process; 0 without CUDA, driver or device.
-int device_count();
+TSEIG_API int device_count();
 
 /// Properties of every visible device, ordered by id.
-std::vector<DeviceInfo> devices();
+TSEIG_API std::vector<DeviceInfo> devices();
 
 /// One line for humans: "built without CUDA", "built with CUDA X.Y but no usable GPU:
 /// <reason>", or the CUDA version followed by the list of devices.
-std::string status();
+TSEIG_API std::string status();
 
 }  // namespace tseig::gpu

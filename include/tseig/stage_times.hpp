@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include "tseig/export.hpp"
 
 namespace tseig {
 
@@ -30,13 +31,13 @@ enum class Stage {
 };
 
 /// The stage's name in timings and JSON ("tridiagonalize", "p?syevd", ...).
-const char* to_string(Stage stage);
+TSEIG_API const char* to_string(Stage stage);
 
 /// The stage called `name`, or nothing.
-std::optional<Stage> stage_from_string(std::string_view name);
+TSEIG_API std::optional<Stage> stage_from_string(std::string_view name);
 
 /// Wall-clock seconds of each stage of the last solve, in pipeline order.
-struct StageTimes {
+struct TSEIG_API StageTimes {
   std::vector<std::pair<std::string, double>> stages;
   double total = 0;
   void add(Stage stage, double seconds);

@@ -4,6 +4,10 @@
 #include <complex>
 #include <cstddef>
 
+// On the binding layer's templates: GCC exports explicit specializations (template <>)
+// despite -fvisibility=hidden unless the primary template says otherwise.
+#define TSEIG_HIDDEN __attribute__((visibility("hidden")))
+
 namespace tseig::fortran {
 
 using cf = std::complex<float>;

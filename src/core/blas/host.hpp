@@ -110,17 +110,17 @@ TSEIG_LAPACK_WRAP(z, fortran::cd)
 
 /// Real symmetric tridiagonal eigensolver (divide & conquer). compz: 'N' or 'I'.
 template <class R>
-int stedc(char compz, int n, R* d, R* e, R* z, int ldz);
+TSEIG_HIDDEN int stedc(char compz, int n, R* d, R* e, R* z, int ldz);
 
 /// Dense Hermitian eigensolver, full matrix in column-major `a` (overwritten by the
 /// eigenvectors when jobz = 'V').
 template <class T, class R>
-int heevd(char jobz, char uplo, int n, T* a, int lda, R* w);
+TSEIG_HIDDEN int heevd(char jobz, char uplo, int n, T* a, int lda, R* w);
 
 /// Generalized Hermitian-definite eigensolver A·z = λ·B·z (itype 1, divide & conquer):
 /// a receives the B-orthonormal eigenvectors when jobz = 'V', b its Cholesky factor.
 template <class T, class R>
-int hegvd(char jobz, char uplo, int n, T* a, int lda, T* b, int ldb, R* w);
+TSEIG_HIDDEN int hegvd(char jobz, char uplo, int n, T* a, int lda, T* b, int ldb, R* w);
 
 /// Machine parameters ('E' epsilon, 'S' safe minimum, ...).
 inline float lamch(char c, float) {
