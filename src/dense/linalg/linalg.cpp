@@ -11,48 +11,46 @@
 
 namespace tseig {
 
-template <class T>
-void cholesky(DistMatrix<T>& A, Triangle uplo) {
+namespace {
+
+// cholesky and invert_triangular: their kernels work on the upper triangle in the
+// working layout, so A is used in place when it is upper and in that layout, else a
+// working copy is made (conjugate-transposed for a lower triangle: the Cholesky factor
+// and the inverse of Lᴴ are those of L, transposed back).
+template <class T, class Kernel>
+void on_upper_working_copy(DistMatrix<T>& A, Triangle uplo, const std::string& name,
+                           Kernel kernel) {
   const MPI_Comm comm = A.grid().comm();
-  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, "cholesky");
+  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, name.c_str());
   raise_if_any(comm, uplo == Triangle::full, ErrorCode::invalid_argument,
-               "cholesky: uplo must be Triangle::upper or Triangle::lower");
+               name + ": uplo must be Triangle::upper or Triangle::lower");
   raise_if_any(
       comm, A.m() != A.n(), ErrorCode::invalid_argument,
-      "cholesky: A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(A.n()));
+      name + ": A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(A.n()));
   if (A.n() == 0) return;
-  // The kernel factors the upper triangle; a lower one is conjugate-transposed there.
   if (uplo == Triangle::upper && dense::is_working_layout(A)) {
-    dense::cholesky_upper<Device::host>(A);
+    kernel(A);
     return;
   }
   DistMatrix<T> W = A.redistribute(A.grid(), A.nb(), A.nb());
   if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  dense::cholesky_upper<Device::host>(W);
+  kernel(W);
   if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
   A.copy_from(W);
 }
 
+}  // namespace
+
+template <class T>
+void cholesky(DistMatrix<T>& A, Triangle uplo) {
+  on_upper_working_copy(A, uplo, "cholesky",
+                        [](DistMatrix<T>& M) { dense::cholesky_upper<Device::host>(M); });
+}
+
 template <class T>
 void invert_triangular(DistMatrix<T>& A, Triangle uplo) {
-  const MPI_Comm comm = A.grid().comm();
-  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, "invert_triangular");
-  raise_if_any(comm, uplo == Triangle::full, ErrorCode::invalid_argument,
-               "invert_triangular: uplo must be Triangle::upper or Triangle::lower");
-  raise_if_any(comm, A.m() != A.n(), ErrorCode::invalid_argument,
-               "invert_triangular: A must be square, got " + std::to_string(A.m()) + "x" +
-                   std::to_string(A.n()));
-  if (A.n() == 0) return;
-  // The kernel inverts upper triangles; inv(L) = inv(Lᴴ)ᴴ covers the lower case.
-  if (uplo == Triangle::upper && dense::is_working_layout(A)) {
-    dense::invert_upper<Device::host>(A);
-    return;
-  }
-  DistMatrix<T> W = A.redistribute(A.grid(), A.nb(), A.nb());
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  dense::invert_upper<Device::host>(W);
-  if (uplo == Triangle::lower) W = dense::conjugate_transpose(W);
-  A.copy_from(W);
+  on_upper_working_copy(A, uplo, "invert_triangular",
+                        [](DistMatrix<T>& M) { dense::invert_upper<Device::host>(M); });
 }
 
 template <class T>
