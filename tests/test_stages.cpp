@@ -4,12 +4,15 @@
 // A's, and the tridiagonalization's tile kernel matches two GEMVs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "core/blas/host.hpp"
 #include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/divide_conquer/api.hpp"
 #include "dense/stages/reduce_to_band/api.hpp"
 #include "dense/stages/tridiagonalize/api.hpp"
 #include "dense/stages/tridiagonalize/hermitian_tile_product.hpp"
@@ -105,6 +108,75 @@ TYPED_TEST(StageTest, ReduceToBandBulgeChaseAndBacktransforms) {
     GTEST_SKIP() << cuda_skip_reason();
   else
     check_two_stage_stages<TypeParam::device, typename TypeParam::type>();
+}
+
+// One merge of the two torn halves of tridiag(e, d, e) (each solved by LAPACK ?stedc):
+// eigenvalues as ?stedc's of the whole, eigenvectors with residual and orthogonality at
+// roundoff. `repeats`: d drawn from a few values and some e negligible, so that most
+// of the merge deflates.
+template <Device D, class R>
+void check_merge(int n, bool repeats) {
+  std::mt19937 gen(5 + n);
+  std::uniform_real_distribution<R> u(-1, 1);
+  std::vector<R> d(n), e(n, R(0));
+  for (int i = 0; i < n; ++i) d[i] = repeats ? std::round(3 * u(gen)) / 3 : u(gen);
+  for (int i = 0; i + 1 < n; ++i) e[i] = repeats && i % 3 == 0 ? R(1e-30) : u(gen);
+  const int mid = n / 2;
+  std::vector<R> torn = d;  // Cuppen's tearing: T = blockdiag(T1, T2) + β·v·vᵀ
+  torn[mid - 1] -= std::abs(e[mid - 1]);
+  torn[mid] -= std::abs(e[mid - 1]);
+  std::vector<dense::dc::Piece<R>> halves(2);
+  for (int h = 0; h < 2; ++h) {
+    dense::dc::Piece<R>& p = halves[h];
+    p.lo = p.row0 = h == 0 ? 0 : mid;
+    p.hi = h == 0 ? mid : n;
+    p.rows = p.cols = p.hi - p.lo;
+    p.w.assign(torn.begin() + p.lo, torn.begin() + p.hi);
+    std::vector<R> sub(p.rows, R(0));
+    std::copy(e.begin() + p.lo, e.begin() + p.hi - 1, sub.begin());
+    p.q.resize(static_cast<std::size_t>(p.rows) * p.rows);
+    ASSERT_EQ(lapack::stedc<R>('I', p.rows, p.w.data(), sub.data(), p.q.data(), p.rows), 0);
+  }
+  const dense::dc::Piece<R> out = dense::dc::merge<D>(MPI_COMM_NULL, std::move(halves), 0, mid, n,
+                                                      e[mid - 1], n, 0, TuneParameters{});
+  ASSERT_FALSE(out.failed);
+  ASSERT_EQ(out.rows, n);
+  ASSERT_EQ(out.cols, n);
+
+  std::vector<R> ref = d, sub = e;
+  ASSERT_EQ(lapack::stedc<R>('N', n, ref.data(), sub.data(), nullptr, 1), 0);
+  const double tol = accuracy_tolerance<R>(n);
+  EXPECT_LE(accuracy::eigenvalue_error(out.w, ref), tol);
+  double scale = 0, residual = 0, orthogonality = 0;
+  for (R x : ref) scale = std::max(scale, double(std::abs(x)));
+  for (int j = 0; j < n; ++j) {
+    const R* q = out.q.data() + static_cast<std::size_t>(j) * n;
+    for (int i = 0; i < n; ++i) {
+      R tq = d[i] * q[i] - out.w[j] * q[i];
+      if (i > 0) tq += e[i - 1] * q[i - 1];
+      if (i + 1 < n) tq += e[i] * q[i + 1];
+      residual = std::max(residual, double(std::abs(tq)) / scale);
+    }
+    for (int k = 0; k <= j; ++k) {
+      double dot = 0;
+      for (int i = 0; i < n; ++i) dot += double(q[i]) * out.q[i + static_cast<std::size_t>(k) * n];
+      orthogonality = std::max(orthogonality, std::abs(dot - (k == j ? 1.0 : 0.0)));
+    }
+  }
+  EXPECT_LE(residual, tol);
+  EXPECT_LE(orthogonality, tol);
+}
+
+TYPED_TEST(StageTest, DivideConquerDeflationAndMerge) {
+  using R = real_t<typename TypeParam::type>;
+  if constexpr (TypeParam::device == Device::cuda)
+    GTEST_SKIP() << cuda_skip_reason();
+  else
+    for (int n : {2, 3, 40, 97})
+      for (bool repeats : {false, true}) {
+        SCOPED_TRACE("N=" + std::to_string(n) + (repeats ? " deflating" : ""));
+        check_merge<TypeParam::device, R>(n, repeats);
+      }
 }
 
 // yrow += a·xcol and ycol += aᴴ·xrow against two GEMVs, on tiles with odd shapes.
