@@ -141,7 +141,7 @@ void bench_type(const BenchOptions& o, const Grid& grid, int n, char type,
   base.np = grid.size();
   base.grid = std::to_string(grid.nprow()) + "x" + std::to_string(grid.npcol());
   base.nb = o.nb;
-  base.bandwidth = dense::default_bandwidth(o.nb);
+  base.bandwidth = dense::default_bandwidth(o.nb, TuneParameters{});
   base.blas_threads = blas_threads();
   for (const auto& solver : o.solvers) {
     if (o.generalized) {

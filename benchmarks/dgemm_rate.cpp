@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "core/blas.hpp"
+#include "core/blas/host.hpp"
 
 extern "C" int openblas_get_num_threads(void);
 

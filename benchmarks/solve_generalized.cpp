@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "runners.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"

@@ -4,7 +4,7 @@
 
 #include <complex>
 
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
 #include "runners.hpp"
 #include "tseig/error.hpp"

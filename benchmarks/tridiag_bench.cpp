@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lapack.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/host.hpp"
+#include "core/blas/scalapack.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "tseig/accuracy.hpp"
 #include "tseig/error.hpp"
@@ -215,8 +215,10 @@ int main(int argc, char** argv) {
             Row r = base;
             r.solver = "tseig";
             r.nev = nev;
-            r.seconds =
-                timed(g, o.repeat, [&] { w = dense::solve_tridiagonal<double>(g, d, e, nev, &Z); });
+            r.seconds = timed(g, o.repeat, [&] {
+              w = dense::solve_tridiagonal<Device::host, double>(g, d, e, nev, &Z,
+                                                                 TuneParameters{});
+            });
             r.value_error = value_error(w);
             if (o.check) {
               DistMatrix<double> T(g, n, n, o.nb);

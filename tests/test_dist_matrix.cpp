@@ -2,14 +2,8 @@
 // gather/scatter, redistribution.
 #include <gtest/gtest.h>
 
+#include "core/blas/scalapack.hpp"
 #include "test_util.hpp"
-
-extern "C" {
-int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxg2p_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxg2l_(const int* g, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-int indxl2g_(const int* l, const int* nb, const int* iproc, const int* isrc, const int* nprocs);
-}
 
 namespace tseig::test {
 namespace {
@@ -21,16 +15,16 @@ TEST(IndexMaps, MatchScaLAPACK) {
         for (int n : {0, 1, 5, 31, 64, 100}) {
           for (int p = 0; p < nprocs; ++p)
             EXPECT_EQ(block_cyclic::local_count(n, nb, p, src, nprocs),
-                      numroc_(&n, &nb, &p, &src, &nprocs));
+                      scalapack::numroc_(&n, &nb, &p, &src, &nprocs));
           for (int g = 0; g < n; ++g) {
             int g1 = g + 1, dummy = 0;
-            int owner = indxg2p_(&g1, &nb, &dummy, &src, &nprocs);
+            int owner = scalapack::indxg2p_(&g1, &nb, &dummy, &src, &nprocs);
             EXPECT_EQ(block_cyclic::owner(g, nb, src, nprocs), owner);
-            int l = indxg2l_(&g1, &nb, &dummy, &src, &nprocs) - 1;
+            int l = scalapack::indxg2l_(&g1, &nb, &dummy, &src, &nprocs) - 1;
             EXPECT_EQ(block_cyclic::local_index(g, nb, nprocs), l);
             int l1 = l + 1;
             EXPECT_EQ(block_cyclic::global_index(l, nb, owner, src, nprocs),
-                      indxl2g_(&l1, &nb, &owner, &src, &nprocs) - 1);
+                      scalapack::indxl2g_(&l1, &nb, &owner, &src, &nprocs) - 1);
             // local_count_below(g) on the owner is exactly the local index of g.
             EXPECT_EQ(block_cyclic::local_count_below(g, nb, owner, src, nprocs), l);
           }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "check_solve.hpp"
 #include "test_util.hpp"
 
 namespace tseig::test {
@@ -13,12 +14,11 @@ template <class T>
 class EigensolverTest : public ::testing::Test {};
 TYPED_TEST_SUITE(EigensolverTest, ScalarTypes);
 
-// Solves a copy of A and checks eigenvalues against LAPACK, residual, orthogonality.
+// check_solve of A against LAPACK's eigenvalues of it (or against *ref_in).
 template <class T>
-void check_solve(const DistMatrix<T>& A, EigensolverOptions opt, int z_nb,
-                 const std::vector<real_t<T>>* ref_in = nullptr) {
+void check_with_lapack(const DistMatrix<T>& A, EigensolverOptions opt, int z_nb,
+                       const std::vector<real_t<T>>* ref_in = nullptr) {
   const int n = A.n();
-  const int nev = opt.nev < 0 ? n : opt.nev;
   std::vector<real_t<T>> ref;
   if (ref_in) {
     ref = *ref_in;
@@ -26,21 +26,7 @@ void check_solve(const DistMatrix<T>& A, EigensolverOptions opt, int z_nb,
     std::vector<T> full = A.gather(0);
     if (A.grid().rank() == 0) ref = lapack_eigenvalues<T>(full, n);
   }
-  DistMatrix<T> work = A.clone();
-  DistMatrix<T> Z(A.grid(), n, nev, z_nb, z_nb);
-  Eigensolver<T> solver(opt);
-  std::vector<real_t<T>> w =
-      opt.eigenvalues_only ? solver.eigenvalues(work) : solver.eigenvectors(work, Z);
-  ASSERT_EQ(static_cast<int>(w.size()), nev);
-  for (int k = 1; k < nev; ++k) EXPECT_LE(w[k - 1], w[k]) << "eigenvalues not ascending";
-  const double tol = accuracy_tolerance<T>(n);
-  if (A.grid().rank() == 0 || ref_in) {
-    EXPECT_LE(accuracy::eigenvalue_error(w, ref), tol) << "eigenvalues differ from LAPACK";
-  }
-  if (!opt.eigenvalues_only) {
-    EXPECT_LE(accuracy::residual(A, w, Z), tol);
-    EXPECT_LE(accuracy::orthogonality(Z, nev), tol);
-  }
+  check_solve<T>(A, nullptr, opt, z_nb, ref);
 }
 
 TYPED_TEST(EigensolverTest, RandomAllLayouts) {
@@ -59,7 +45,7 @@ TYPED_TEST(EigensolverTest, RandomAllLayouts) {
             EigensolverOptions opt;
             opt.solver = s;
             opt.nev = nev;
-            check_solve(A, opt, nb == 4 ? 3 : nb);  // Z in another blocking for nb = 4
+            check_with_lapack(A, opt, nb == 4 ? 3 : nb);  // Z in another blocking for nb = 4
           }
       }
 }
@@ -81,9 +67,47 @@ TYPED_TEST(EigensolverTest, TwoStageBandwidths) {
           opt.solver = Solver::two_stage;
           opt.bandwidth = b;
           opt.nev = nev;
-          check_solve(A, opt, nb);
+          check_with_lapack(A, opt, nb);
         }
     }
+}
+
+// Non-default knobs (small WY blocks, leaves and panels, so that every loop they bound
+// runs many times) change speed only: the results stay accurate.
+TYPED_TEST(EigensolverTest, TuneParametersKeepResults) {
+  using T = TypeParam;
+  for (const Grid& grid : test_grids()) {
+    DistMatrix<T> A(grid, 301, 301, 8);
+    generate::random_hermitian(A, 41);
+    for (Solver s : {Solver::one_stage, Solver::two_stage}) {
+      SCOPED_TRACE(std::string(to_string(s)) + " grid " + shape_name(grid));
+      EigensolverOptions opt;
+      opt.solver = s;
+      opt.nev = 120;
+      opt.tune.bandwidth_target = 16;
+      opt.tune.band_sweeps_per_pass = 7;
+      opt.tune.wy_width = 8;
+      opt.tune.dc_min_leaf = 9;
+      opt.tune.dc_max_panel = 5;
+      opt.tune.dc_chunk_cols = 11;
+      check_with_lapack(A, opt, 8);
+    }
+  }
+}
+
+TEST(Eigensolver, TuneDefaultsAndNames) {
+  const TuneParameters t;
+  // The values the solver used before TuneParameters existed.
+  EXPECT_EQ(t.bandwidth_target, 64);
+  EXPECT_EQ(t.band_sweeps_per_pass, 256);
+  EXPECT_EQ(t.wy_width, 256);
+  EXPECT_EQ(t.multiply_depth, 256);
+  EXPECT_EQ(t.dc_min_leaf, 32);
+  EXPECT_EQ(t.dc_max_panel, 256);
+  EXPECT_EQ(t.dc_chunk_cols, 512);
+  EXPECT_EQ(t.cache_limit_mb, -1);
+  EXPECT_EQ(find_tune_field("wy_width")->value, &TuneParameters::wy_width);
+  EXPECT_EQ(find_tune_field("no_such_knob"), nullptr);
 }
 
 TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
@@ -94,7 +118,7 @@ TYPED_TEST(EigensolverTest, N301WithUnitBlocks) {
   EigensolverOptions opt;
   opt.solver = Solver::one_stage;
   opt.nev = 100;
-  check_solve(A, opt, 1);
+  check_with_lapack(A, opt, 1);
 }
 
 TYPED_TEST(EigensolverTest, EigenvaluesOnly) {
@@ -108,7 +132,7 @@ TYPED_TEST(EigensolverTest, EigenvaluesOnly) {
         opt.solver = s;
         opt.nev = nev;
         opt.eigenvalues_only = true;
-        check_solve(A, opt, 16);
+        check_with_lapack(A, opt, 16);
       }
 }
 
@@ -126,13 +150,13 @@ TYPED_TEST(EigensolverTest, KnownSpectra) {
         auto exact = generate::laplacian_1d_eigenvalues(n);
         std::vector<R> ref(exact.begin(), exact.end());
         SCOPED_TRACE("laplacian " + shape_name(grid));
-        check_solve(A, opt, 8, &ref);
+        check_with_lapack(A, opt, 8, &ref);
       }
       {
         DistMatrix<T> A(grid, n, n, 8);
         auto values = generate::clustered(A, 5, R(1e-6), 11);
         SCOPED_TRACE("clustered " + shape_name(grid));
-        check_solve(A, opt, 8, &values);
+        check_with_lapack(A, opt, 8, &values);
       }
       {
         std::vector<R> spectrum(n);
@@ -140,7 +164,7 @@ TYPED_TEST(EigensolverTest, KnownSpectra) {
         DistMatrix<T> A(grid, n, n, 8);
         generate::prescribed_spectrum(A, spectrum, 23);
         SCOPED_TRACE("graded " + shape_name(grid));
-        check_solve(A, opt, 8);
+        check_with_lapack(A, opt, 8);
       }
     }
 }
@@ -158,7 +182,7 @@ TYPED_TEST(EigensolverTest, TinyAndHugeNorms) {
     for (Solver solver : {Solver::one_stage, Solver::two_stage}) {
       EigensolverOptions opt;
       opt.solver = solver;
-      check_solve(A, opt, 8);
+      check_with_lapack(A, opt, 8);
     }
   }
 }
@@ -200,7 +224,7 @@ TYPED_TEST(EigensolverTest, BlockSizeOptionAndSourceOffsets) {
     generate::random_hermitian(A, 4);
     EigensolverOptions opt;
     opt.block_size = 8;
-    check_solve(A, opt, 7);
+    check_with_lapack(A, opt, 7);
   }
 }
 
@@ -239,6 +263,13 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
               }).code(),
               ErrorCode::invalid_argument);
   }
+  EigensolverOptions bad_tune = opt;
+  bad_tune.tune.dc_min_leaf = 0;
+  EXPECT_EQ(error_of([&] {
+              auto A = fresh();
+              Eigensolver<T>(bad_tune).eigenvectors(A, Z);
+            }).code(),
+            ErrorCode::invalid_argument);
   // NaN on the last rank only: everyone must learn about it.
   EXPECT_EQ(error_of([&] {
               auto A = fresh();

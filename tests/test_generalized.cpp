@@ -9,23 +9,9 @@
 #include <cstddef>
 #include <string>
 
+#include "check_solve.hpp"
+#include "core/blas/host.hpp"
 #include "test_util.hpp"
-
-extern "C" {
-#define TSEIG_SYGVD(p, T)                                                                          \
-  void p##sygvd_(const int*, const char*, const char*, const int*, T*, const int*, T*, const int*, \
-                 T*, T*, const int*, int*, const int*, int*, std::size_t, std::size_t);
-TSEIG_SYGVD(s, float)
-TSEIG_SYGVD(d, double)
-#undef TSEIG_SYGVD
-#define TSEIG_HEGVD(p, T, R)                                                                       \
-  void p##hegvd_(const int*, const char*, const char*, const int*, T*, const int*, T*, const int*, \
-                 R*, T*, const int*, R*, const int*, int*, const int*, int*, std::size_t,          \
-                 std::size_t);
-TSEIG_HEGVD(c, std::complex<float>, float)
-TSEIG_HEGVD(z, std::complex<double>, double)
-#undef TSEIG_HEGVD
-}
 
 namespace tseig::test {
 namespace {
@@ -36,34 +22,8 @@ template <class T>
 std::vector<real_t<T>> lapack_sygvd(std::vector<T>& h, std::vector<T> s, int n) {
   using R = real_t<T>;
   std::vector<R> w(n);
-  const int itype = 1, ld = std::max(n, 1);
-  const char jobz = 'V', uplo = 'L';
-  int info = 0, lwork = -1, liwork = -1, iq = 0;
-  T q{};
-  int lrwork = -1;
-  R rq{};
-  auto call = [&](T* work, R* rwork, int* iwork) {
-    if constexpr (std::is_same_v<T, float>)
-      ssygvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, iwork,
-              &liwork, &info, 1, 1);
-    else if constexpr (std::is_same_v<T, double>)
-      dsygvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, iwork,
-              &liwork, &info, 1, 1);
-    else if constexpr (std::is_same_v<T, std::complex<float>>)
-      chegvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, rwork,
-              &lrwork, iwork, &liwork, &info, 1, 1);
-    else
-      zhegvd_(&itype, &jobz, &uplo, &n, h.data(), &ld, s.data(), &ld, w.data(), work, &lwork, rwork,
-              &lrwork, iwork, &liwork, &info, 1, 1);
-  };
-  call(&q, &rq, &iq);
-  lwork = std::max(1, static_cast<int>(std::real(q)));
-  lrwork = std::max(1, static_cast<int>(rq));
-  liwork = std::max(1, iq);
-  std::vector<T> work(lwork);
-  std::vector<R> rwork(lrwork);
-  std::vector<int> iwork(liwork);
-  call(work.data(), rwork.data(), iwork.data());
+  const int ld = std::max(n, 1);
+  const int info = lapack::hegvd<T, R>('V', 'L', n, h.data(), ld, s.data(), ld, w.data());
   if (info != 0) throw Error(ErrorCode::numerical_failure, "reference ?sygvd failed");
   return w;
 }
@@ -92,7 +52,7 @@ template <class T>
 void check_against_lapack(const DistMatrix<T>& H, const DistMatrix<T>& S, EigensolverOptions opt,
                           int z_nb, bool compare_values, double slack = 1) {
   const Grid& grid = H.grid();
-  const int n = H.n(), nev = opt.nev < 0 ? n : opt.nev;
+  const int n = H.n();
   std::vector<T> h = H.gather(0);
   const std::vector<T> s = S.gather(0);
   std::vector<real_t<T>> ref;
@@ -103,20 +63,8 @@ void check_against_lapack(const DistMatrix<T>& H, const DistMatrix<T>& S, Eigens
   MPI_Bcast(ref.data(), n * static_cast<int>(sizeof(real_t<T>)), MPI_BYTE, 0, grid.comm());
   const Accuracy lapack = measure(H, S, ref, Zref);
 
-  DistMatrix<T> work = H.clone();
-  DistMatrix<T> Z(grid, n, nev, z_nb, z_nb);
-  Eigensolver<T> solver(opt);
-  const std::vector<real_t<T>> w = solver.generalized_eigenvectors(work, S, Z);
-  ASSERT_EQ(static_cast<int>(w.size()), nev);
-  for (int k = 1; k < nev; ++k) EXPECT_LE(w[k - 1], w[k]) << "eigenvalues not ascending";
-  const double tol = accuracy_tolerance<T>(n);
-  if (compare_values) {
-    EXPECT_LE(accuracy::eigenvalue_error(w, ref), tol);
-  }
-  const Accuracy ours = measure(H, S, w, Z);
-  EXPECT_LE(ours.residual, std::max(tol, slack * lapack.residual)) << "LAPACK: " << lapack.residual;
-  EXPECT_LE(ours.orthogonality, std::max(tol, slack * lapack.orthogonality))
-      << "LAPACK: " << lapack.orthogonality;
+  check_solve(H, &S, opt, z_nb, compare_values ? ref : std::vector<real_t<T>>{},
+              slack * lapack.residual, slack * lapack.orthogonality);
 }
 
 TYPED_TEST(GeneralizedTest, WellConditionedAllSolvers) {
@@ -199,12 +147,12 @@ TYPED_TEST(GeneralizedTest, ReusedFactorGivesFreshResults) {
         H1 = H.clone();
         EXPECT_LE(accuracy::eigenvalue_error(reuse.generalized_eigenvalues(H1, factor), w1), tol);
         // Stage times: the factorization is in the fresh call only.
-        EXPECT_EQ(reuse.timings().get("cholesky"), 0.0);
-        EXPECT_GT(fresh.timings().get("cholesky"), 0.0);
-        EXPECT_GT(fresh.timings().get("invert_triangular"), 0.0);
-        EXPECT_GT(fresh.timings().get("transform"), 0.0);
-        EXPECT_GT(fresh.timings().get("backtransform_generalized"), 0.0);
-        EXPECT_EQ(fresh.timings().stages.front().first, "cholesky");
+        EXPECT_EQ(reuse.timings().get(Stage::cholesky), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::cholesky), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::invert_triangular), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::transform), 0.0);
+        EXPECT_GT(fresh.timings().get(Stage::backtransform_generalized), 0.0);
+        EXPECT_EQ(fresh.timings().stages.front().first, to_string(Stage::cholesky));
       }
     }
 }

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "tseig/gpu.hpp"
+#include "tseig/device.hpp"
 #include "tseig/version.hpp"
 
 namespace {

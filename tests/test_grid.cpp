@@ -1,7 +1,7 @@
 // Grid: shapes, rank order, row/column communicators, BLACS interoperability.
 #include <gtest/gtest.h>
 
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "test_util.hpp"
 
 namespace tseig::test {

@@ -8,7 +8,7 @@
 #include <functional>
 #include <random>
 
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "test_util.hpp"
@@ -111,9 +111,10 @@ void check(const Grid& grid, const Tridiagonal& t, int nev, Layout L) {
   const double tol = accuracy_tolerance<T>(n);
 
   DistMatrix<T> Z(grid, n, nev, L.mb, L.nb, L.rsrc % grid.nprow(), L.csrc % grid.npcol());
-  std::vector<R> w = dense::solve_tridiagonal<T>(grid, rounded<T>(d), rounded<T>(e), nev, &Z);
-  std::vector<R> values =
-      dense::solve_tridiagonal<T>(grid, rounded<T>(d), rounded<T>(e), nev, nullptr);
+  std::vector<R> w = dense::solve_tridiagonal<Device::host, T>(grid, rounded<T>(d), rounded<T>(e),
+                                                               nev, &Z, TuneParameters{});
+  std::vector<R> values = dense::solve_tridiagonal<Device::host, T>(
+      grid, rounded<T>(d), rounded<T>(e), nev, nullptr, TuneParameters{});
   ASSERT_EQ(static_cast<int>(w.size()), n);
   ASSERT_EQ(static_cast<int>(values.size()), n);
   std::vector<R> w0 = w;
@@ -203,7 +204,8 @@ TEST(TridiagonalSolve, LaplacianMatchesExactSpectrum) {
   for (const Grid& grid : test_grids()) {
     DistMatrix<double> Z(grid, n, n, 32);
     Tridiagonal t = laplacian(n);
-    std::vector<double> w = dense::solve_tridiagonal<double>(grid, t.d, t.e, n, &Z);
+    std::vector<double> w =
+        dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, n, &Z, TuneParameters{});
     double err = 0;
     for (int k = 0; k < n; ++k)
       err = std::max(err, std::abs(w[k] - (2 - 2 * std::cos((k + 1) * M_PI / (n + 1)))));
@@ -220,9 +222,11 @@ TEST(TridiagonalSolve, RepeatedCallsReuseMemoryAndAgree) {
       for (int nev : {n, n / 5}) {
         SCOPED_TRACE(t.name + " " + shape_name(grid) + " nev=" + std::to_string(nev));
         DistMatrix<double> Z1(grid, n, nev, 32), Z2(grid, n, nev, 32);
-        const std::vector<double> w1 = dense::solve_tridiagonal<double>(grid, t.d, t.e, nev, &Z1);
+        const std::vector<double> w1 = dense::solve_tridiagonal<Device::host, double>(
+            grid, t.d, t.e, nev, &Z1, TuneParameters{});
         EXPECT_GT(cached_memory_bytes(), 0u);
-        const std::vector<double> w2 = dense::solve_tridiagonal<double>(grid, t.d, t.e, nev, &Z2);
+        const std::vector<double> w2 = dense::solve_tridiagonal<Device::host, double>(
+            grid, t.d, t.e, nev, &Z2, TuneParameters{});
         EXPECT_EQ(w1, w2);
         const std::vector<double> q1 = Z1.gather(0), q2 = Z2.gather(0);
         EXPECT_TRUE(q1 == q2) << "eigenvectors differ between two identical calls";
@@ -234,12 +238,21 @@ TEST(TridiagonalSolve, BadArgumentsRaiseOnEveryRank) {
   const int n = 100;
   Tridiagonal t = random_tridiagonal(n);
   DistMatrix<double> Z(grid, n, 10, 8);
-  EXPECT_EQ(error_of([&] { dense::solve_tridiagonal<double>(grid, t.d, t.e, 11, &Z); }).code(),
+  EXPECT_EQ(error_of([&] {
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, 11, &Z,
+                                                             TuneParameters{});
+            }).code(),
             ErrorCode::invalid_argument);
-  EXPECT_EQ(error_of([&] { dense::solve_tridiagonal<double>(grid, t.d, t.e, -1, nullptr); }).code(),
+  EXPECT_EQ(error_of([&] {
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, -1, nullptr,
+                                                             TuneParameters{});
+            }).code(),
             ErrorCode::invalid_argument);
   t.e[57] = std::nan("");
-  EXPECT_EQ(error_of([&] { dense::solve_tridiagonal<double>(grid, t.d, t.e, 10, &Z); }).code(),
+  EXPECT_EQ(error_of([&] {
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, 10, &Z,
+                                                             TuneParameters{});
+            }).code(),
             ErrorCode::not_finite);
 }
 

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <random>
 
-#include "core/blas.hpp"
-#include "dense/backtransform_band.hpp"
-#include "dense/backtransform_householder.hpp"
-#include "dense/bulge_chase.hpp"
-#include "dense/reduce_to_band.hpp"
+#include "core/blas/host.hpp"
+#include "dense/stages/backtransform_band/api.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/reduce_to_band/api.hpp"
 #include "test_util.hpp"
 
 namespace tseig::test {
@@ -73,13 +73,13 @@ TYPED_TEST(TwoStageTest, ReduceToBandRebuildsA) {
       generate::random_hermitian(A, 3 + n);
       const std::vector<T> Afull = A.gather(0);
       DistMatrix<T> W = A.clone();
-      const std::vector<T> tau = dense::reduce_to_band(W, b);
+      const std::vector<T> tau = dense::reduce_to_band<Device::host>(W, b);
       EXPECT_EQ(static_cast<int>(tau.size()), std::max(n - b, 0));
       const int bw = std::min(b, std::max(n - 1, 1));
       const std::vector<T> band = dense::gather_band(W, bw);
       DistMatrix<T> Q(grid, n, n, nb);
       Q.fill([](int i, int j) { return T(i == j ? 1 : 0); });
-      dense::backtransform_householder(W, tau, b, Q, n);
+      dense::backtransform_householder<Device::host>(W, tau, b, Q, n, TuneParameters{});
       const std::vector<T> Qfull = Q.gather(0);
       if (grid.rank() == 0) {
         auto [rebuild, orth] = similarity_errors(Qfull, band_to_full(band, n, bw), Afull, n);
@@ -156,7 +156,7 @@ TYPED_TEST(TwoStageTest, DistributedBackTransformMatchesOneRank) {
       DistMatrix<T> Z(grid, n, nev + 3, 4);
       generate::random_general(Z, 2);
       const std::vector<T> before = Z.gather(0);
-      dense::backtransform_band(q, Z, nev);
+      dense::backtransform_band<Device::host>(q, Z, nev, TuneParameters{});
       const std::vector<T> after = Z.gather(0);
       if (grid.rank() != 0) continue;
       std::vector<T> ref = before;

@@ -1,6 +1,6 @@
 #include "test_util.hpp"
 
-#include "core/lapack.hpp"
+#include "core/blas/host.hpp"
 
 namespace tseig::test {
 

@@ -4,7 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "tseig/export.hpp"
 #include "tseig/matrix.hpp"
+#include "tseig/stage_times.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig {
 
@@ -14,9 +17,9 @@ enum class Solver {
   one_stage,  ///< tseig's ELPA1-style solver: Householder tridiagonalization + WY back-transform
   two_stage,  ///< tseig's ELPA2-style solver: full → band → tridiagonal, two back-transforms
 };
-const char* to_string(Solver s);
+TSEIG_API const char* to_string(Solver s);
 /// Parses "auto", "scalapack", "one_stage", "two_stage"; throws Error(invalid_argument) otherwise.
-Solver solver_from_string(const std::string& name);
+TSEIG_API Solver solver_from_string(const std::string& name);
 
 /// Which part of A holds valid data on input.
 enum class Triangle {
@@ -33,21 +36,14 @@ struct EigensolverOptions {
   bool eigenvalues_only = false;
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
-};
-
-/// Wall-clock seconds of each stage of the last solve, in pipeline order.
-struct StageTimes {
-  std::vector<std::pair<std::string, double>> stages;
-  double total = 0;
-  void add(const std::string& name, double seconds);
-  double get(const std::string& name) const;  ///< 0 if the stage did not run
+  TuneParameters tune;      ///< performance knobs (tseig/tune.hpp)
 };
 
 template <class T>
-class CholeskyFactor;  // tseig/generalized.hpp
+class TSEIG_API CholeskyFactor;  // tseig/generalized.hpp
 
 template <class T>
-class Eigensolver {
+class TSEIG_API Eigensolver {
  public:
   using real = real_t<T>;
   explicit Eigensolver(EigensolverOptions options = {}) : options_(options) {}

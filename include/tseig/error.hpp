@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include "tseig/export.hpp"
 
 namespace tseig {
 
@@ -23,9 +24,9 @@ enum class ErrorCode {
 };
 
 /// Short name of an error code ("invalid_descriptor", ...).
-const char* to_string(ErrorCode code);
+TSEIG_API const char* to_string(ErrorCode code);
 
-class Error : public std::runtime_error {
+class TSEIG_API Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const noexcept { return code_; }
@@ -36,8 +37,9 @@ class Error : public std::runtime_error {
 
 /// Collective: if `failed` is true on any rank of `comm`, every rank throws the
 /// Error of the lowest failing rank (code and message are broadcast from it).
-void raise_if_any(MPI_Comm comm, bool failed, ErrorCode code = ErrorCode::invalid_argument,
-                  const std::string& message = {});
+TSEIG_API void raise_if_any(MPI_Comm comm, bool failed,
+                            ErrorCode code = ErrorCode::invalid_argument,
+                            const std::string& message = {});
 
 /// Collective: runs `f` and turns an exception on any rank into the same Error on
 /// every rank of `comm`, so no rank is left waiting in a later collective.

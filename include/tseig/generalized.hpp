@@ -5,12 +5,13 @@
 // object: a factor carries its size and grid, so it cannot be applied to a problem of
 // another size or grid by mistake).
 #include "tseig/eigensolver.hpp"
+#include "tseig/export.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig {
 
 template <class T>
-class CholeskyFactor {
+class TSEIG_API CholeskyFactor {
  public:
   CholeskyFactor() = default;  // empty
   /// Collective. Factors S (not modified; `triangle` says which part is valid; check_input rejects

@@ -4,13 +4,14 @@
 #include <mpi.h>
 
 #include <memory>
+#include "tseig/export.hpp"
 
 namespace tseig {
 
 /// How ranks of the communicator are laid on the grid (as BLACS 'R' / 'C').
 enum class GridOrder { row_major, column_major };
 
-class Grid {
+class TSEIG_API Grid {
  public:
   /// An empty placeholder; any query on it throws. Assign a real grid before use.
   Grid() = default;
@@ -51,6 +52,6 @@ class Grid {
 };
 
 /// The most square factorization nprow×npcol = nprocs with nprow ≤ npcol.
-void square_grid_shape(int nprocs, int& nprow, int& npcol);
+TSEIG_API void square_grid_shape(int nprocs, int& nprow, int& npcol);
 
 }  // namespace tseig

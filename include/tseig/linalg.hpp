@@ -4,6 +4,7 @@
 // grid of their operands and work on any block-cyclic layout; operands with square
 // blocks and the first block on process (0, 0) are used in place, others are copied.
 #include "tseig/eigensolver.hpp"
+#include "tseig/export.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig {
@@ -13,12 +14,12 @@ namespace tseig {
 /// is set to zero. Throws Error(not_positive_definite) "leading minor of order k is not positive
 /// definite" on every rank; A is then undefined.
 template <class T>
-void cholesky(DistMatrix<T>& A, Triangle uplo = Triangle::upper);
+TSEIG_API void cholesky(DistMatrix<T>& A, Triangle uplo = Triangle::upper);
 
 /// Collective. In-place inverse of the upper/lower triangular A (other triangle set to zero).
 /// Throws Error(numerical_failure) on every rank if a diagonal element is exactly zero.
 template <class T>
-void invert_triangular(DistMatrix<T>& A, Triangle uplo = Triangle::upper);
+TSEIG_API void invert_triangular(DistMatrix<T>& A, Triangle uplo = Triangle::upper);
 
 /// Collective. C = Aᴴ·B (ELPA's hermitian_multiply). uplo_a: A is upper or lower triangular (other
 /// triangle not read) or full; uplo_c: only that triangle of C must be computed (full: all). ncb:
@@ -26,7 +27,7 @@ void invert_triangular(DistMatrix<T>& A, Triangle uplo = Triangle::upper);
 /// C must not share storage with A or B. Within the first ncb columns, entries of C outside
 /// `uplo_c` are set to zero; later columns of C are left untouched.
 template <class T>
-void hermitian_multiply(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
-                        const DistMatrix<T>& B, DistMatrix<T>& C, int ncb = -1);
+TSEIG_API void hermitian_multiply(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A,
+                                  const DistMatrix<T>& B, DistMatrix<T>& C, int ncb = -1);
 
 }  // namespace tseig

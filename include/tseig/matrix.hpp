@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "tseig/export.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/index_map.hpp"
 #include "tseig/types.hpp"
@@ -14,7 +15,7 @@ namespace tseig {
 
 /// ScaLAPACK array descriptor (DTYPE=1, dense). Indices are 0-based in tseig;
 /// rsrc/csrc are process coordinates as in ScaLAPACK.
-struct Descriptor {
+struct TSEIG_API Descriptor {
   int dtype = 1, ctxt = -1, m = 0, n = 0, mb = 1, nb = 1, rsrc = 0, csrc = 0, lld = 1;
   std::array<int, 9> to_array() const { return {dtype, ctxt, m, n, mb, nb, rsrc, csrc, lld}; }
   static Descriptor from_array(const int* desc);
@@ -22,10 +23,10 @@ struct Descriptor {
 
 /// Checks a descriptor against a grid; throws Error(invalid_descriptor) naming the
 /// wrong field. Local check only (not collective).
-void validate_descriptor(const Descriptor& d, const Grid& grid);
+TSEIG_API void validate_descriptor(const Descriptor& d, const Grid& grid);
 
 template <class T>
-class DistMatrix {
+class TSEIG_API DistMatrix {
  public:
   using value_type = T;
 

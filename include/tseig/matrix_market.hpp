@@ -4,6 +4,7 @@
 // matrix is distributed with DistMatrix::scatter / gathered with gather.
 #include <string>
 
+#include "tseig/export.hpp"
 #include "tseig/matrix.hpp"
 
 namespace tseig::matrix_market {
@@ -23,17 +24,17 @@ struct Header {
 
 /// Collective: reads the header on rank 0 and broadcasts it. Throws Error(io_error)
 /// on every rank when the file is missing or malformed.
-Header read_header(const Grid& grid, const std::string& path);
+TSEIG_API Header read_header(const Grid& grid, const std::string& path);
 
 /// Collective: reads `path` into a new matrix with nb×nb blocks on `grid`. Symmetric
 /// and Hermitian files are expanded to the full matrix. Reading a complex file into
 /// a real T is an io_error; a real file into complex T is fine.
 template <class T>
-DistMatrix<T> read(const Grid& grid, const std::string& path, int nb);
+TSEIG_API DistMatrix<T> read(const Grid& grid, const std::string& path, int nb);
 
 /// Collective: writes A in array format (general, or `symmetric`/`hermitian` storing
 /// the lower triangle) with 17 (double) / 9 (float) significant digits.
 template <class T>
-void write(const DistMatrix<T>& A, const std::string& path, bool symmetric = false);
+TSEIG_API void write(const DistMatrix<T>& A, const std::string& path, bool symmetric = false);
 
 }  // namespace tseig::matrix_market

@@ -7,16 +7,17 @@
 // 0 keeps nothing).
 
 #include <cstddef>
+#include "tseig/export.hpp"
 
 namespace tseig {
 
 /// Bytes currently kept for reuse on this process.
-std::size_t cached_memory_bytes() noexcept;
+TSEIG_API std::size_t cached_memory_bytes() noexcept;
 
 /// Returns all kept memory to the system (for example after the last solve).
-void release_cached_memory() noexcept;
+TSEIG_API void release_cached_memory() noexcept;
 
 /// Caps the memory kept from now on (0: keep nothing); returns what exceeds it at once.
-void set_cached_memory_limit(std::size_t bytes) noexcept;
+TSEIG_API void set_cached_memory_limit(std::size_t bytes) noexcept;
 
 }  // namespace tseig

@@ -48,6 +48,16 @@
  *   string solver          any     "auto" (default), "one_stage", "two_stage", "scalapack"
  *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
  *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
+ * Performance knobs (tseig/tune.hpp's TuneParameters; any time, results change only by
+ * rounding), int, defaults as measured:
+ *          bandwidth_target      64  two_stage band width when bandwidth = 0 (rounded up to nblk)
+ *          band_sweeps_per_pass 256  two_stage band back-transform: sweeps per column pass
+ *          wy_width             256  Householder back-transforms: reflectors per WY block
+ *          multiply_depth       256  generalized problems: block rows per hermitian_multiply pass
+ *          dc_min_leaf           32  divide & conquer: smallest leaf (≥ 1)
+ *          dc_max_panel         256  divide & conquer merges: widest broadcast panel
+ *          dc_chunk_cols        512  divide & conquer: columns per round into the block-cyclic Z
+ *          cache_limit_mb        -1  work-array cache limit in MiB (-1: keep the process's)
  * Getting a parameter that was never set and has no default gives
  * TSEIG_ERROR_PARAMETER_NOT_SET. tseig_get_int(h, "mpi_comm_parent") returns the Fortran
  * handle also when the communicator was given by tseig_set_comm.
@@ -56,6 +66,8 @@
 #define TSEIG_TSEIG_H
 
 #include <mpi.h>
+
+#include "tseig/export.hpp"
 
 #ifdef __cplusplus
 #include <complex>
@@ -96,44 +108,44 @@ enum tseig_error_code {
 typedef struct tseig_handle tseig_handle_t;
 
 /* Name of an error code, e.g. "TSEIG_ERROR_WRONG_TYPE: parameter has another type". */
-const char* tseig_strerror(int code);
+TSEIG_API const char* tseig_strerror(int code);
 /* Detailed message of the last call on h ("" if it succeeded). h = NULL: the last failed
  * drop-in call (tseig_p?syevd, tseig_p?sygvd) of this thread. The text stays valid until
  * the next call on h (or drop-in call). */
-const char* tseig_last_error_message(const tseig_handle_t* h);
+TSEIG_API const char* tseig_last_error_message(const tseig_handle_t* h);
 
 /* Local. *h receives a new handle with no parameters set. */
-int tseig_create(tseig_handle_t** h);
+TSEIG_API int tseig_create(tseig_handle_t** h);
 /* Collective after tseig_setup (frees the grid's communicators), local before. NULL: no-op. */
-int tseig_destroy(tseig_handle_t* h);
+TSEIG_API int tseig_destroy(tseig_handle_t* h);
 
 /* Local. See the parameter list above. */
-int tseig_set_int(tseig_handle_t* h, const char* name, int value);
-int tseig_get_int(const tseig_handle_t* h, const char* name, int* value);
-int tseig_set_string(tseig_handle_t* h, const char* name, const char* value);
+TSEIG_API int tseig_set_int(tseig_handle_t* h, const char* name, int value);
+TSEIG_API int tseig_get_int(const tseig_handle_t* h, const char* name, int* value);
+TSEIG_API int tseig_set_string(tseig_handle_t* h, const char* name, const char* value);
 /* Copies the value with its terminating NUL into value[0..length-1];
  * TSEIG_ERROR_INVALID_ARGUMENT if it does not fit. */
-int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int length);
+TSEIG_API int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int length);
 /* Local. Sets mpi_comm_parent from a C communicator (not duplicated until tseig_setup). */
-int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
+TSEIG_API int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
 
 /* Collective over the parent communicator (or the BLACS context's processes): builds the
  * process grid and checks the layout. Layout parameters are fixed from then on. */
-int tseig_setup(tseig_handle_t* h);
+TSEIG_API int tseig_setup(tseig_handle_t* h);
 
 /* Collective. Standard problem A q = lambda q for the nev lowest eigenpairs.
  * a: local part of A (overwritten); ev: na entries, the first nev set (ascending);
  * q: local part of an na x na matrix (local_nrows x local_ncols), the first nev columns set. */
-int tseig_eigenvectors_d(tseig_handle_t* h, double* a, double* ev, double* q);
-int tseig_eigenvectors_f(tseig_handle_t* h, float* a, float* ev, float* q);
-int tseig_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a, double* ev,
-                         tseig_complex_double* q);
-int tseig_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a, float* ev,
-                         tseig_complex_float* q);
-int tseig_eigenvalues_d(tseig_handle_t* h, double* a, double* ev);
-int tseig_eigenvalues_f(tseig_handle_t* h, float* a, float* ev);
-int tseig_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a, double* ev);
-int tseig_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a, float* ev);
+TSEIG_API int tseig_eigenvectors_d(tseig_handle_t* h, double* a, double* ev, double* q);
+TSEIG_API int tseig_eigenvectors_f(tseig_handle_t* h, float* a, float* ev, float* q);
+TSEIG_API int tseig_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a, double* ev,
+                                   tseig_complex_double* q);
+TSEIG_API int tseig_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a, float* ev,
+                                   tseig_complex_float* q);
+TSEIG_API int tseig_eigenvalues_d(tseig_handle_t* h, double* a, double* ev);
+TSEIG_API int tseig_eigenvalues_f(tseig_handle_t* h, float* a, float* ev);
+TSEIG_API int tseig_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a, double* ev);
+TSEIG_API int tseig_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a, float* ev);
 
 /* Collective. Generalized problem A q = lambda B q, B Hermitian positive definite.
  * The handle keeps the Cholesky factor of B: is_already_decomposed = 1 reuses the factor
@@ -142,58 +154,58 @@ int tseig_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a, float* ev);
  * reuse it must be the same B, and a different one gives TSEIG_ERROR_FACTOR_MISMATCH
  * (checked with an exact fingerprint of the part of b that "triangle" names). q is
  * B-orthonormal: Q^H B Q = I. */
-int tseig_generalized_eigenvectors_d(tseig_handle_t* h, double* a, const double* b, double* ev,
-                                     double* q, int is_already_decomposed);
-int tseig_generalized_eigenvectors_f(tseig_handle_t* h, float* a, const float* b, float* ev,
-                                     float* q, int is_already_decomposed);
-int tseig_generalized_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a,
-                                     const tseig_complex_double* b, double* ev,
-                                     tseig_complex_double* q, int is_already_decomposed);
-int tseig_generalized_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a,
-                                     const tseig_complex_float* b, float* ev,
-                                     tseig_complex_float* q, int is_already_decomposed);
-int tseig_generalized_eigenvalues_d(tseig_handle_t* h, double* a, const double* b, double* ev,
-                                    int is_already_decomposed);
-int tseig_generalized_eigenvalues_f(tseig_handle_t* h, float* a, const float* b, float* ev,
-                                    int is_already_decomposed);
-int tseig_generalized_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a,
-                                    const tseig_complex_double* b, double* ev,
-                                    int is_already_decomposed);
-int tseig_generalized_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a,
-                                    const tseig_complex_float* b, float* ev,
-                                    int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvectors_d(tseig_handle_t* h, double* a, const double* b,
+                                               double* ev, double* q, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvectors_f(tseig_handle_t* h, float* a, const float* b,
+                                               float* ev, float* q, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a,
+                                               const tseig_complex_double* b, double* ev,
+                                               tseig_complex_double* q, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvectors_c(tseig_handle_t* h, tseig_complex_float* a,
+                                               const tseig_complex_float* b, float* ev,
+                                               tseig_complex_float* q, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvalues_d(tseig_handle_t* h, double* a, const double* b,
+                                              double* ev, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvalues_f(tseig_handle_t* h, float* a, const float* b,
+                                              float* ev, int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvalues_z(tseig_handle_t* h, tseig_complex_double* a,
+                                              const tseig_complex_double* b, double* ev,
+                                              int is_already_decomposed);
+TSEIG_API int tseig_generalized_eigenvalues_c(tseig_handle_t* h, tseig_complex_float* a,
+                                              const tseig_complex_float* b, float* ev,
+                                              int is_already_decomposed);
 
 /* Collective. In place Cholesky factorization of the na x na matrix a: A = U^H U with U
  * upper triangular ("triangle" = "full" or "upper"; the upper triangle is read), or
  * A = L L^H ("lower"). The other triangle is set to zero. */
-int tseig_cholesky_d(tseig_handle_t* h, double* a);
-int tseig_cholesky_f(tseig_handle_t* h, float* a);
-int tseig_cholesky_z(tseig_handle_t* h, tseig_complex_double* a);
-int tseig_cholesky_c(tseig_handle_t* h, tseig_complex_float* a);
+TSEIG_API int tseig_cholesky_d(tseig_handle_t* h, double* a);
+TSEIG_API int tseig_cholesky_f(tseig_handle_t* h, float* a);
+TSEIG_API int tseig_cholesky_z(tseig_handle_t* h, tseig_complex_double* a);
+TSEIG_API int tseig_cholesky_c(tseig_handle_t* h, tseig_complex_float* a);
 /* Collective. In place inverse of the triangular na x na matrix a, upper triangular unless
  * "triangle" is "lower". */
-int tseig_invert_triangular_d(tseig_handle_t* h, double* a);
-int tseig_invert_triangular_f(tseig_handle_t* h, float* a);
-int tseig_invert_triangular_z(tseig_handle_t* h, tseig_complex_double* a);
-int tseig_invert_triangular_c(tseig_handle_t* h, tseig_complex_float* a);
+TSEIG_API int tseig_invert_triangular_d(tseig_handle_t* h, double* a);
+TSEIG_API int tseig_invert_triangular_f(tseig_handle_t* h, float* a);
+TSEIG_API int tseig_invert_triangular_z(tseig_handle_t* h, tseig_complex_double* a);
+TSEIG_API int tseig_invert_triangular_c(tseig_handle_t* h, tseig_complex_float* a);
 /* Collective. C = A^H B as ELPA's hermitian_multiply: A is na x na (handle layout), B and C
  * are na x ncb with the handle's nblk blocks and local sizes nrows_b x ncols_b,
  * nrows_c x ncols_c (nrows = leading dimension). uplo_a / uplo_c: 'U', 'L' or 'F': A is
  * upper / lower triangular / full; only that triangle of C is needed. */
-int tseig_hermitian_multiply_d(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
-                               const double* a, const double* b, int nrows_b, int ncols_b,
-                               double* c, int nrows_c, int ncols_c);
-int tseig_hermitian_multiply_f(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb, const float* a,
-                               const float* b, int nrows_b, int ncols_b, float* c, int nrows_c,
-                               int ncols_c);
-int tseig_hermitian_multiply_z(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
-                               const tseig_complex_double* a, const tseig_complex_double* b,
-                               int nrows_b, int ncols_b, tseig_complex_double* c, int nrows_c,
-                               int ncols_c);
-int tseig_hermitian_multiply_c(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
-                               const tseig_complex_float* a, const tseig_complex_float* b,
-                               int nrows_b, int ncols_b, tseig_complex_float* c, int nrows_c,
-                               int ncols_c);
+TSEIG_API int tseig_hermitian_multiply_d(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                                         const double* a, const double* b, int nrows_b, int ncols_b,
+                                         double* c, int nrows_c, int ncols_c);
+TSEIG_API int tseig_hermitian_multiply_f(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                                         const float* a, const float* b, int nrows_b, int ncols_b,
+                                         float* c, int nrows_c, int ncols_c);
+TSEIG_API int tseig_hermitian_multiply_z(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                                         const tseig_complex_double* a,
+                                         const tseig_complex_double* b, int nrows_b, int ncols_b,
+                                         tseig_complex_double* c, int nrows_c, int ncols_c);
+TSEIG_API int tseig_hermitian_multiply_c(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb,
+                                         const tseig_complex_float* a, const tseig_complex_float* b,
+                                         int nrows_b, int ncols_b, tseig_complex_float* c,
+                                         int nrows_c, int ncols_c);
 
 /* ScaLAPACK drop-ins. Same arguments as ScaLAPACK's p?syevd / p?heevd, all by pointer so
  * that Fortran can call them (a trailing-underscore alias, e.g. tseig_pdsyevd_, is the
@@ -210,24 +222,26 @@ int tseig_hermitian_multiply_c(tseig_handle_t* h, char uplo_a, char uplo_c, int 
  * - INFO = 0 success; -i: argument i is wrong; -(100 i + j): field j of descriptor argument
  *   i is wrong (ScaLAPACK convention; same INFO on every rank); 1: the computation failed;
  *   tseig_last_error_message(NULL) says why. */
-void tseig_pdsyevd(const char* jobz, const char* uplo, const int* n, double* a, const int* ia,
-                   const int* ja, const int* desca, double* w, double* z, const int* iz,
-                   const int* jz, const int* descz, double* work, const int* lwork, int* iwork,
-                   const int* liwork, int* info);
-void tseig_pssyevd(const char* jobz, const char* uplo, const int* n, float* a, const int* ia,
-                   const int* ja, const int* desca, float* w, float* z, const int* iz,
-                   const int* jz, const int* descz, float* work, const int* lwork, int* iwork,
-                   const int* liwork, int* info);
-void tseig_pzheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_double* a,
-                   const int* ia, const int* ja, const int* desca, double* w,
-                   tseig_complex_double* z, const int* iz, const int* jz, const int* descz,
-                   tseig_complex_double* work, const int* lwork, double* rwork, const int* lrwork,
-                   int* iwork, const int* liwork, int* info);
-void tseig_pcheevd(const char* jobz, const char* uplo, const int* n, tseig_complex_float* a,
-                   const int* ia, const int* ja, const int* desca, float* w, tseig_complex_float* z,
-                   const int* iz, const int* jz, const int* descz, tseig_complex_float* work,
-                   const int* lwork, float* rwork, const int* lrwork, int* iwork, const int* liwork,
-                   int* info);
+TSEIG_API void tseig_pdsyevd(const char* jobz, const char* uplo, const int* n, double* a,
+                             const int* ia, const int* ja, const int* desca, double* w, double* z,
+                             const int* iz, const int* jz, const int* descz, double* work,
+                             const int* lwork, int* iwork, const int* liwork, int* info);
+TSEIG_API void tseig_pssyevd(const char* jobz, const char* uplo, const int* n, float* a,
+                             const int* ia, const int* ja, const int* desca, float* w, float* z,
+                             const int* iz, const int* jz, const int* descz, float* work,
+                             const int* lwork, int* iwork, const int* liwork, int* info);
+TSEIG_API void tseig_pzheevd(const char* jobz, const char* uplo, const int* n,
+                             tseig_complex_double* a, const int* ia, const int* ja,
+                             const int* desca, double* w, tseig_complex_double* z, const int* iz,
+                             const int* jz, const int* descz, tseig_complex_double* work,
+                             const int* lwork, double* rwork, const int* lrwork, int* iwork,
+                             const int* liwork, int* info);
+TSEIG_API void tseig_pcheevd(const char* jobz, const char* uplo, const int* n,
+                             tseig_complex_float* a, const int* ia, const int* ja, const int* desca,
+                             float* w, tseig_complex_float* z, const int* iz, const int* jz,
+                             const int* descz, tseig_complex_float* work, const int* lwork,
+                             float* rwork, const int* lrwork, int* iwork, const int* liwork,
+                             int* info);
 
 /* Generalized drop-ins (ScaLAPACK has no p?sygvd): the arguments of p?sygvx / p?hegvx
  * without the selection (RANGE, VL, VU, IL, IU, ABSTOL, M, NZ, ORFAC), workspace and
@@ -236,24 +250,26 @@ void tseig_pcheevd(const char* jobz, const char* uplo, const int* n, tseig_compl
  * IBTYPE = 1 only (A x = lambda B x). A is destroyed; B is only read (p?sygvx overwrites
  * it with its Cholesky factor). All eigenpairs; Z is B-orthonormal. INFO as for p?syevd,
  * plus 16: B is not positive definite (p?sygvx's code). */
-void tseig_pdsygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, double* a,
-                   const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
-                   const int* jb, const int* descb, double* w, double* z, const int* iz,
-                   const int* jz, const int* descz, int* info);
-void tseig_pssygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, float* a,
-                   const int* ia, const int* ja, const int* desca, const float* b, const int* ib,
-                   const int* jb, const int* descb, float* w, float* z, const int* iz,
-                   const int* jz, const int* descz, int* info);
-void tseig_pzhegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
-                   tseig_complex_double* a, const int* ia, const int* ja, const int* desca,
-                   const tseig_complex_double* b, const int* ib, const int* jb, const int* descb,
-                   double* w, tseig_complex_double* z, const int* iz, const int* jz,
-                   const int* descz, int* info);
-void tseig_pchegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
-                   tseig_complex_float* a, const int* ia, const int* ja, const int* desca,
-                   const tseig_complex_float* b, const int* ib, const int* jb, const int* descb,
-                   float* w, tseig_complex_float* z, const int* iz, const int* jz, const int* descz,
-                   int* info);
+TSEIG_API void tseig_pdsygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                             double* a, const int* ia, const int* ja, const int* desca,
+                             const double* b, const int* ib, const int* jb, const int* descb,
+                             double* w, double* z, const int* iz, const int* jz, const int* descz,
+                             int* info);
+TSEIG_API void tseig_pssygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                             float* a, const int* ia, const int* ja, const int* desca,
+                             const float* b, const int* ib, const int* jb, const int* descb,
+                             float* w, float* z, const int* iz, const int* jz, const int* descz,
+                             int* info);
+TSEIG_API void tseig_pzhegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                             tseig_complex_double* a, const int* ia, const int* ja,
+                             const int* desca, const tseig_complex_double* b, const int* ib,
+                             const int* jb, const int* descb, double* w, tseig_complex_double* z,
+                             const int* iz, const int* jz, const int* descz, int* info);
+TSEIG_API void tseig_pchegvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
+                             tseig_complex_float* a, const int* ia, const int* ja, const int* desca,
+                             const tseig_complex_float* b, const int* ib, const int* jb,
+                             const int* descb, float* w, tseig_complex_float* z, const int* iz,
+                             const int* jz, const int* descz, int* info);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "capi/dropin.hpp"
+#include "capi/solve_into.hpp"
 
 namespace tseig::capi {
 
@@ -27,14 +28,9 @@ void syevd(const char* jobz, const char* uplo, const int* n, T* a, const int* ia
         options.triangle = upper(uplo) == 'L' ? Triangle::lower : Triangle::upper;
         Eigensolver<T> solver(options);
         DistMatrix<T> A = leading_view(g, desca, *n, a);
-        std::vector<real_t<T>> values;
-        if (upper(jobz) == 'V') {
-          DistMatrix<T> Z = leading_view(g, descz, *n, z);
-          values = solver.eigenvectors(A, Z);
-        } else {
-          values = solver.eigenvalues(A);
-        }
-        std::copy(values.begin(), values.end(), w);
+        solve_into<T>(
+            solver, A, nullptr, upper(jobz) == 'V', [&] { return leading_view(g, descz, *n, z); },
+            w);
       });
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "capi/boundary.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "tseig/eigensolver.hpp"
 #include "tseig/index_map.hpp"
 

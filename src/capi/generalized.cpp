@@ -6,6 +6,7 @@
 
 #include "capi/dropin.hpp"
 #include "capi/handle.hpp"
+#include "capi/solve_into.hpp"
 #include "tseig/linalg.hpp"
 
 namespace tseig::capi {
@@ -64,14 +65,8 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
     const DistMatrix<T> B = square_view(*h, b);
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);
     Eigensolver<T> solver(solver_options(*h));
-    std::vector<real_t<T>> w;
-    if (vectors) {
-      DistMatrix<T> Q = square_view(*h, static_cast<const T*>(q));
-      w = solver.generalized_eigenvectors(A, factor, Q);
-    } else {
-      w = solver.generalized_eigenvalues(A, factor);
-    }
-    std::copy(w.begin(), w.end(), ev);
+    solve_into<T>(
+        solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); }, ev);
   });
 }
 
@@ -151,14 +146,9 @@ void sygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, 
         Eigensolver<T> solver(options);
         DistMatrix<T> A = leading_view(g, desca, *n, a);
         const CholeskyFactor<T> factor(leading_view(g, descb, *n, b), options.triangle);
-        std::vector<real_t<T>> values;
-        if (upper(jobz) == 'V') {
-          DistMatrix<T> Z = leading_view(g, descz, *n, z);
-          values = solver.generalized_eigenvectors(A, factor, Z);
-        } else {
-          values = solver.generalized_eigenvalues(A, factor);
-        }
-        std::copy(values.begin(), values.end(), w);
+        solve_into<T>(
+            solver, A, &factor, upper(jobz) == 'V', [&] { return leading_view(g, descz, *n, z); },
+            w);
       });
 }
 

@@ -1,18 +1,21 @@
 // C API: handle life cycle, named parameters, setup (process grid and layout checks),
 // error texts and the standard eigenproblem entry points.
 #include "capi/handle.hpp"
+#include "capi/solve_into.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <string_view>
 #include <vector>
 
+#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
-#include "tseig/gpu.hpp"
+#include "tseig/device.hpp"
 #include "tseig/index_map.hpp"
+#include "tseig/tune.hpp"
 
 namespace tseig::capi {
 namespace {
@@ -60,9 +63,19 @@ constexpr Parameter parameters[] = {
     {"triangle", Kind::string, false},
 };
 
+// The parameters above and the knobs of TuneParameters, which are set by name alike.
+const std::vector<Parameter>& all_parameters() {
+  static const std::vector<Parameter> list = [] {
+    std::vector<Parameter> v(std::begin(parameters), std::end(parameters));
+    for (const TuneField& f : tune_fields) v.push_back({f.name, Kind::integer, false, f.min});
+    return v;
+  }();
+  return list;
+}
+
 const Parameter& find(const char* name, Kind kind) {
   if (!name) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "parameter name is NULL");
-  for (const Parameter& p : parameters)
+  for (const Parameter& p : all_parameters())
     if (p.name == name) {
       if (p.kind != kind)
         throw CError(TSEIG_ERROR_WRONG_TYPE,
@@ -171,6 +184,7 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   o.bandwidth = h.get("bandwidth");
   o.check_input = h.get("check_input") != 0;
   o.triangle = triangle(h);
+  for (const TuneField& f : tune_fields) o.tune.*f.value = h.get(std::string(f.name));
   return o;
 }
 
@@ -201,14 +215,8 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
     require_setup(*h);
     DistMatrix<T> A = square_view(*h, a);
     Eigensolver<T> solver(solver_options(*h));
-    std::vector<real_t<T>> w;
-    if (vectors) {
-      DistMatrix<T> Q = square_view(*h, static_cast<const T*>(q));
-      w = solver.eigenvectors(A, Q);
-    } else {
-      w = solver.eigenvalues(A);
-    }
-    std::copy(w.begin(), w.end(), ev);
+    solve_into<T>(
+        solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); }, ev);
   });
 }
 
@@ -275,6 +283,9 @@ int tseig_create(tseig_handle_t** h) {
   return tseig::capi::guarded(ignored, [&] {
     auto* handle = new tseig_handle;
     handle->ints = {{"nev", -1}, {"bandwidth", 0}, {"check_input", 1}, {"gpu", 0}};
+    const tseig::TuneParameters defaults;
+    for (const tseig::TuneField& f : tseig::tune_fields)
+      handle->ints[std::string(f.name)] = defaults.*f.value;
     handle->strings = {{"solver", "auto"}, {"triangle", "full"}};
     *h = handle;
   });

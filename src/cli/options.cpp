@@ -2,6 +2,7 @@
 // defaults for malformed values) because a typo must not quietly change the problem.
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <system_error>
@@ -21,6 +22,20 @@ Int parse_int(std::string_view flag, std::string_view text, Int min_value) {
     throw UsageError(std::string(flag) + ": " + std::string(text) + " is below the minimum " +
                      std::to_string(min_value));
   return value;
+}
+
+// NAME=VALUE of one TuneParameters knob.
+void parse_tune(std::string_view text, TuneParameters& tune) {
+  const auto eq = text.find('=');
+  const TuneField* f = find_tune_field(text.substr(0, std::min(eq, text.size())));
+  if (eq == std::string_view::npos || !f) {
+    std::string names;
+    for (const TuneField& k : tune_fields)
+      names += (names.empty() ? "" : ", ") + std::string(k.name);
+    throw UsageError("--tune: '" + std::string(text) + "' is not NAME=VALUE with NAME one of " +
+                     names);
+  }
+  tune.*f->value = parse_int("--tune " + std::string(f->name), text.substr(eq + 1), f->min);
 }
 
 void parse_grid(std::string_view text, Options& o) {
@@ -77,6 +92,8 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       o.solver = parse_solver(value());
     } else if (flag == "--bandwidth") {
       o.bandwidth = parse_int("--bandwidth", value(), 1);
+    } else if (flag == "--tune") {
+      parse_tune(value(), o.tune);
     } else if (flag == "--nb") {
       o.nb = parse_int("--nb", value(), 1);
     } else if (flag == "--grid") {
@@ -135,6 +152,10 @@ Solver and layout:
   --solver NAME       one_stage, two_stage, scalapack or auto (default auto)
   --bandwidth B       two_stage: semi-bandwidth of the intermediate band matrix,
                       a multiple of --nb (default: chosen by the solver)
+  --tune NAME=VALUE   set one performance knob (repeatable); the names and defaults:
+                      bandwidth_target=64 band_sweeps_per_pass=256 wy_width=256
+                      multiply_depth=256 dc_min_leaf=32 dc_max_panel=256
+                      dc_chunk_cols=512 cache_limit_mb=-1 (see tseig/tune.hpp)
   --nb NB             block-cyclic block size (default 64: large enough for BLAS-3
                       efficiency, small enough to balance N of a few thousand)
   --grid PxQ          process grid, P*Q must equal the number of ranks

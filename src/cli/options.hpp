@@ -28,6 +28,7 @@ struct Options {
   Solver solver = Solver::automatic;
   int nb = 64;
   int bandwidth = 0;         ///< two_stage semi-bandwidth; 0: the solver's default
+  TuneParameters tune;       ///< performance knobs, set by --tune NAME=VALUE
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
   std::uint64_t seed = 1;
   bool values_only = false;

@@ -96,6 +96,12 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
     out << sep << json::string(name) << ": " << json::number(seconds);
     sep = ", ";
   }
+  out << "}, \"tune\": {";
+  sep = "";
+  for (const TuneField& f : tune_fields) {
+    out << sep << json::string(std::string(f.name)) << ": " << o.tune.*f.value;
+    sep = ", ";
+  }
   out << "}, \"residual\": " << json_optional(r.residual)
       << ", \"orthogonality\": " << json_optional(r.orthogonality) << ", \"lowest\": [";
   sep = "";

@@ -83,6 +83,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   EigensolverOptions opts;
   opts.solver = o.solver;
   opts.bandwidth = o.bandwidth;
+  opts.tune = o.tune;
   opts.nev = nev;
   opts.eigenvalues_only = o.values_only;
   Eigensolver<T> solver(opts);

@@ -1,11 +1,31 @@
 #pragma once
-// Small collectives built from the grid's row and column communicators.
+// Small collectives: the all-ranks-agree check and sums and broadcasts built from the
+// grid's row and column communicators.
 #include <mpi.h>
+
+#include <cstddef>
+#include <vector>
 
 #include "core/mpi_types.hpp"
 #include "tseig/grid.hpp"
 
 namespace tseig {
+
+/// Collective over comm: true on every rank if all ranks passed the same values (one
+/// allreduce of max(x) and max(−x)), so that a mismatch can fail on every rank instead
+/// of hanging in a later collective.
+inline bool ranks_agree(MPI_Comm comm, const std::vector<int>& values) {
+  std::vector<int> v;
+  v.reserve(2 * values.size());
+  for (int x : values) {
+    v.push_back(x);
+    v.push_back(-x);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
+  for (std::size_t k = 0; k < v.size(); k += 2)
+    if (v[k] != -v[k + 1]) return false;
+  return true;
+}
 
 /// In-place sum of buf over every rank of the grid: along process rows, then columns.
 template <class T>

@@ -6,7 +6,7 @@
 
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::generate {

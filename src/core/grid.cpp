@@ -4,7 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "core/scalapack.hpp"
+#include "core/blas/scalapack.hpp"
+#include "core/collectives.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -46,14 +47,8 @@ Grid::Grid(MPI_Comm comm, int nprow, int npcol, GridOrder order) {
   MPI_Comm_rank(comm, &rank);
   if (nprow == 0 && npcol == 0) square_grid_shape(size, nprow, npcol);
   // Every rank must ask for the same shape, and the shape must cover the communicator.
-  int shape[2] = {nprow, -nprow}, agreed[2];
-  MPI_Allreduce(shape, agreed, 2, MPI_INT, MPI_MAX, comm);
-  bool differ = agreed[0] != -agreed[1];
-  shape[0] = npcol;
-  shape[1] = -npcol;
-  MPI_Allreduce(shape, agreed, 2, MPI_INT, MPI_MAX, comm);
-  differ = differ || agreed[0] != -agreed[1];
-  raise_if_any(comm, differ, ErrorCode::grid_mismatch, "ranks asked for different grid shapes");
+  raise_if_any(comm, !ranks_agree(comm, {nprow, npcol}), ErrorCode::grid_mismatch,
+               "ranks asked for different grid shapes");
   raise_if_any(comm, nprow < 1 || npcol < 1 || nprow * npcol != size, ErrorCode::invalid_argument,
                "grid " + std::to_string(nprow) + "x" + std::to_string(npcol) +
                    " does not match the " + std::to_string(size) + " ranks of the communicator");

@@ -7,7 +7,7 @@
 
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -17,14 +17,6 @@ bool in_triangle(Triangle t, int gi, int gj) {
   return t == Triangle::full || (t == Triangle::lower ? gi >= gj : gi <= gj);
 }
 
-template <class T>
-DistMatrix<T> conjugate_transpose(const DistMatrix<T>& A) {
-  DistMatrix<T> C = DistMatrix<T>::like(A);
-  if (A.n() > 0)
-    scalapack::ptranc<T>(A.n(), A.n(), T(1), A.data(), 1, 1, A.desc(), T(0), C.data(), 1, 1,
-                         C.desc());
-  return C;
-}
 }  // namespace
 
 template <class T>

@@ -3,8 +3,11 @@
 #include <string>
 
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/cholesky/api.hpp"
+#include "dense/linalg/invert_triangular/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"
 
@@ -19,29 +22,28 @@ CholeskyFactor<T>::CholeskyFactor(const DistMatrix<T>& S, Triangle triangle, boo
   raise_if_any(comm, S.m() != S.n(), ErrorCode::invalid_argument,
                "CholeskyFactor: S must be square, got " + std::to_string(S.m()) + "x" +
                    std::to_string(S.n()));
-  double t = MPI_Wtime();
-  // Always a copy in the working layout: S stays untouched.
-  upper_ = dense::is_working_layout(S) ? S.clone() : S.redistribute(grid, S.nb(), S.nb());
-  if (check_input) dense::check_input(upper_, triangle);
-  // The kernel reads the upper triangle; a lower one is brought there first.
-  if (triangle == Triangle::lower) upper_ = dense::conjugate_transpose(upper_);
-  dense::cholesky_upper(upper_);
-  double seconds[2] = {MPI_Wtime() - t, 0};
-
-  t = MPI_Wtime();
-  // inverse_ = U⁻¹ + U⁻ᴴ − diag(U⁻¹): both triangles of one matrix (see inverse()).
-  DistMatrix<T> X = upper_.clone();
-  dense::invert_upper(X);
-  inverse_ = dense::conjugate_transpose(X);
-  for (int lj = 0; lj < X.local_cols(); ++lj) {
-    const int gj = X.global_col(lj);
-    std::copy_n(&X.local(0, lj), X.local_rows_before(gj + 1), &inverse_.local(0, lj));
+  {
+    StageTimer timer(times_, Stage::cholesky);
+    // Always a copy in the working layout: S stays untouched.
+    upper_ = dense::is_working_layout(S) ? S.clone() : S.redistribute(grid, S.nb(), S.nb());
+    if (check_input) dense::check_input(upper_, triangle);
+    // The kernel reads the upper triangle; a lower one is brought there first.
+    if (triangle == Triangle::lower) upper_ = dense::conjugate_transpose(upper_);
+    dense::cholesky_upper<Device::host>(upper_);
   }
-  seconds[1] = MPI_Wtime() - t;
-  MPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, comm);
-  times_.add("cholesky", seconds[0]);
-  times_.add("invert_triangular", seconds[1]);
-  times_.total = seconds[0] + seconds[1];
+  {
+    StageTimer timer(times_, Stage::invert_triangular);
+    // inverse_ = U⁻¹ + U⁻ᴴ − diag(U⁻¹): both triangles of one matrix (see inverse()).
+    DistMatrix<T> X = upper_.clone();
+    dense::invert_upper<Device::host>(X);
+    inverse_ = dense::conjugate_transpose(X);
+    for (int lj = 0; lj < X.local_cols(); ++lj) {
+      const int gj = X.global_col(lj);
+      std::copy_n(&X.local(0, lj), X.local_rows_before(gj + 1), &inverse_.local(0, lj));
+    }
+  }
+  agree_on_times(comm, times_);
+  times_.total = times_.get(Stage::cholesky) + times_.get(Stage::invert_triangular);
   factored_ = true;
 }
 

@@ -1,17 +1,21 @@
-// Eigensolver<T>: argument checks, working layout, input checks, solver dispatch.
+// Eigensolver<T>: argument checks, working layout, input checks, solver dispatch, and the
+// generalized calls (S factored here or given as a CholeskyFactor) on the same solve.
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
 #include "dense/generalized.hpp"
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
 #include "dense/two_stage.hpp"
 #include "tseig/error.hpp"
+#include "tseig/memory.hpp"
 
 namespace tseig {
 
@@ -36,48 +40,6 @@ Solver solver_from_string(const std::string& name) {
               "unknown solver '" + name + "' (expected auto, scalapack, one_stage or two_stage)");
 }
 
-void StageTimes::add(const std::string& name, double seconds) {
-  for (auto& [stage, s] : stages)
-    if (stage == name) {
-      s += seconds;
-      return;
-    }
-  stages.emplace_back(name, seconds);
-}
-
-double StageTimes::get(const std::string& name) const {
-  for (const auto& [stage, s] : stages)
-    if (stage == name) return s;
-  return 0;
-}
-
-namespace {
-
-// Collective: true if every rank passed the same values.
-bool ranks_agree(MPI_Comm comm, std::initializer_list<int> values) {
-  std::vector<int> v;
-  for (int x : values) {
-    v.push_back(x);
-    v.push_back(-x);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
-  for (std::size_t k = 0; k < v.size(); k += 2)
-    if (v[k] != -v[k + 1]) return false;
-  return true;
-}
-
-// Stage times as the slowest rank saw them, so every rank reports the same numbers.
-void agree_on_times(MPI_Comm comm, StageTimes& times) {
-  std::vector<double> s;
-  for (const auto& [name, seconds] : times.stages) s.push_back(seconds);
-  s.push_back(times.total);
-  MPI_Allreduce(MPI_IN_PLACE, s.data(), static_cast<int>(s.size()), MPI_DOUBLE, MPI_MAX, comm);
-  for (std::size_t k = 0; k < times.stages.size(); ++k) times.stages[k].second = s[k];
-  times.total = s.back();
-}
-
-}  // namespace
-
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::eigenvalues(DistMatrix<T>& A) {
   return solve(A, nullptr);
@@ -99,16 +61,21 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const int nev = options_.nev < 0 ? n : options_.nev;
   const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
   // First, so that no later check runs on some ranks only.
-  raise_if_any(
-      comm,
-      !ranks_agree(
-          comm, {n, nev, bs, static_cast<int>(options_.solver), static_cast<int>(options_.triangle),
-                 options_.check_input ? 1 : 0, options_.eigenvalues_only ? 1 : 0, Z ? 1 : 0,
-                 options_.bandwidth, factor ? 1 : 0}),
-      ErrorCode::invalid_argument,
-      "ranks called the eigensolver with different arguments (N, nev, block size, "
-      "solver, triangle, check_input, eigenvalues_only, bandwidth) or mixed eigenvalues(), "
-      "eigenvectors() and the generalized calls");
+  std::vector<int> arguments{n,
+                             nev,
+                             bs,
+                             static_cast<int>(options_.solver),
+                             static_cast<int>(options_.triangle),
+                             options_.check_input ? 1 : 0,
+                             options_.eigenvalues_only ? 1 : 0,
+                             Z ? 1 : 0,
+                             options_.bandwidth,
+                             factor ? 1 : 0};
+  for (const TuneField& f : tune_fields) arguments.push_back(options_.tune.*f.value);
+  raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
+               "ranks called the eigensolver with different arguments (N, nev, block size, "
+               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune) or mixed "
+               "eigenvalues(), eigenvectors() and the generalized calls");
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
@@ -116,6 +83,17 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
                "bandwidth must be >= 0 (0: the solver's default)");
+  // The ranks agree on tune (checked above), so the first bad knob is the same everywhere.
+  const TuneField* bad = nullptr;
+  for (const TuneField& f : tune_fields)
+    if (!bad && options_.tune.*f.value < f.min) bad = &f;
+  raise_if_any(comm, bad != nullptr, ErrorCode::invalid_argument,
+               bad ? "tune." + std::string(bad->name) + " = " +
+                         std::to_string(options_.tune.*bad->value) + " is below its minimum " +
+                         std::to_string(bad->min)
+                   : std::string());
+  if (options_.tune.cache_limit_mb >= 0)
+    set_cached_memory_limit(static_cast<std::size_t>(options_.tune.cache_limit_mb) << 20);
   if (Z) {
     raise_if_any(comm, !grid.same_processes(Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
@@ -130,19 +108,17 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   DistMatrix<T> copy;
   DistMatrix<T>* W = &A;
   if (A.mb() != bs || A.nb() != bs || A.rsrc() != 0 || A.csrc() != 0) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::redistribute);
     copy = A.redistribute(grid, bs, bs);
     W = &copy;
-    times_.add("redistribute", MPI_Wtime() - t);
   }
   if (options_.check_input) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::check_input);
     dense::check_input(*W, options_.triangle);
-    times_.add("check_input", MPI_Wtime() - t);
   }
   const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
   if (factor)
-    dense::reduce_generalized(*W, options_.triangle, *factor, solver, times_);
+    dense::reduce_generalized(*W, options_.triangle, *factor, solver, options_.tune, times_);
   else
     dense::make_lower_valid(*W, options_.triangle);
 
@@ -165,20 +141,90 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       w = dense::solve_scalapack(*W, nev, Zs, times_);
       break;
     case Solver::two_stage:
-      w = dense::solve_two_stage(*W, nev, options_.bandwidth, Zs, times_);
+      w = dense::solve_two_stage<Device::host>(*W, nev, options_.bandwidth, Zs, options_.tune,
+                                               times_);
       break;
     default:
-      w = dense::solve_one_stage(*W, nev, Zs, times_);
+      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, options_.tune, times_);
   }
-  if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, times_);
+  if (factor && Zs)
+    dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, options_.tune, times_);
   if (Z && Zs != Z) {
-    double t = MPI_Wtime();
+    StageTimer timer(times_, Stage::redistribute);
     Z->copy_from(*Zs, nev);
-    times_.add("redistribute", MPI_Wtime() - t);
   }
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);
   return w;
+}
+
+namespace {
+
+template <class T>
+void check_factor(const DistMatrix<T>& H, const CholeskyFactor<T>& factor) {
+  const MPI_Comm comm = H.grid().comm();
+  raise_if_any(comm, factor.empty(), ErrorCode::invalid_argument,
+               "the CholeskyFactor is empty (default-constructed)");
+  raise_if_any(comm, !factor.grid().same_as(H.grid()), ErrorCode::grid_mismatch,
+               "the CholeskyFactor is not on H's grid");
+  raise_if_any(comm, factor.n() != H.n(), ErrorCode::invalid_argument,
+               "the CholeskyFactor is of an N = " + std::to_string(factor.n()) + " matrix, H is " +
+                   std::to_string(H.m()) + "x" + std::to_string(H.n()));
+}
+
+template <class T>
+void check_s(const DistMatrix<T>& H, const DistMatrix<T>& S) {
+  const MPI_Comm comm = H.grid().comm();
+  raise_if_any(comm, !S.grid().same_as(H.grid()), ErrorCode::grid_mismatch, "S is not on H's grid");
+  raise_if_any(comm, S.m() != H.n() || S.n() != H.n(), ErrorCode::invalid_argument,
+               "S must be N x N like H (" + std::to_string(H.m()) + "x" + std::to_string(H.n()) +
+                   "), got " + std::to_string(S.m()) + "x" + std::to_string(S.n()));
+}
+
+// The factorization's stages first, as they ran first.
+StageTimes with_factor_times(const StageTimes& factor, const StageTimes& solve) {
+  StageTimes all = factor;
+  all.add(solve);
+  all.total = factor.total + solve.total;
+  return all;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
+                                                                const DistMatrix<T>& S,
+                                                                DistMatrix<T>& Z) {
+  check_s(H, S);
+  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
+  std::vector<real> w = generalized_eigenvectors(H, factor, Z);
+  times_ = with_factor_times(factor.timings(), times_);
+  return w;
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
+                                                                const CholeskyFactor<T>& factor,
+                                                                DistMatrix<T>& Z) {
+  check_factor(H, factor);
+  return solve(H, &Z, &factor);
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
+                                                               const DistMatrix<T>& S) {
+  check_s(H, S);
+  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
+  std::vector<real> w = generalized_eigenvalues(H, factor);
+  times_ = with_factor_times(factor.timings(), times_);
+  return w;
+}
+
+template <class T>
+std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
+                                                               const CholeskyFactor<T>& factor) {
+  check_factor(H, factor);
+  return solve(H, nullptr, &factor);
 }
 
 #define TSEIG_INSTANTIATE(T) template class Eigensolver<T>;

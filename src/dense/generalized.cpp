@@ -1,18 +1,19 @@
-// The generalized eigenproblem H z = λ S z = λ UᴴU z: Ã = U⁻ᴴ H U⁻¹ by two triangular
-// products (hermitian_multiply, as ELPA does), the standard solve of Ã through the same
-// pipeline as Eigensolver::eigenvectors, and z = U⁻¹ z̃ for the nev vectors only.
+// Stages 0 and 6 of the generalized eigenproblem H z = λ S z = λ UᴴU z: Ã = U⁻ᴴ H U⁻¹ by
+// two triangular products (hermitian_multiply, as ELPA does) before the standard solve of
+// Ã, and z = U⁻¹ z̃ for the nev vectors only after it.
 #include "dense/generalized.hpp"
 
 #include <string>
 
+#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
-#include "core/scalapack.hpp"
+#include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
-#include "dense/linalg_impl.hpp"
+#include "dense/linalg/hermitian_multiply/api.hpp"
+#include "dense/linalg/working_layout.hpp"
 #include "tseig/error.hpp"
 
-namespace tseig {
-namespace dense {
+namespace tseig::dense {
 
 namespace {
 
@@ -42,8 +43,8 @@ void make_full(DistMatrix<T>& A, Triangle triangle) {
 
 template <class T>
 void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFactor<T>& factor,
-                        Solver solver, StageTimes& times) {
-  const double t = MPI_Wtime();
+                        Solver solver, const TuneParameters& tune, StageTimes& times) {
+  StageTimer timer(times, Stage::transform);
   const Grid& grid = A.grid();
   const int n = A.n(), bs = A.nb();
   DistMatrix<T> holder;
@@ -63,12 +64,13 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
     const DistMatrix<T>& X = in_layout(factor.inverse(), grid, bs, holder);
     make_full(A, triangle);
     DistMatrix<T> P = DistMatrix<T>::like(A);
-    hermitian_multiply_aligned(Triangle::upper, Triangle::full, X, A, P, n);  // P = Xᴴ H
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::full, X, A, P, n,
+                                             tune);  // P = Xᴴ H
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1,
                          A.desc());  // A = H X
     // The upper triangle of Xᴴ (H X) costs N³/3 flops, the lower one twice that; the
     // solvers read the lower one, so it is taken from the upper by a transpose.
-    hermitian_multiply_aligned(Triangle::upper, Triangle::upper, X, A, P, n);
+    hermitian_multiply_aligned<Device::host>(Triangle::upper, Triangle::upper, X, A, P, n, tune);
     scalapack::ptranc<T>(n, n, T(1), P.data(), 1, 1, P.desc(), T(0), A.data(), 1, 1, A.desc());
     // Rounding leaves an imaginary part of order ε on the diagonal; Ã is Hermitian.
     if constexpr (is_complex_v<T>)
@@ -80,13 +82,13 @@ void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFacto
         }
       }
   }
-  times.add("transform", MPI_Wtime() - t);
 }
 
 template <class T>
 void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, DistMatrix<T>& Z,
-                               int nev, Solver solver, StageTimes& times) {
-  const double t = MPI_Wtime();
+                               int nev, Solver solver, const TuneParameters& tune,
+                               StageTimes& times) {
+  StageTimer timer(times, Stage::backtransform_generalized);
   const int n = Z.m();
   DistMatrix<T> holder;
   if (solver == Solver::scalapack) {
@@ -98,96 +100,17 @@ void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, 
     // Z = (Xᴴ)ᴴ Z̃ with Xᴴ the lower triangle of `inverse`.
     const DistMatrix<T>& X = in_layout(factor.inverse(), Z.grid(), block_size, holder);
     const DistMatrix<T> Ztilde = Z.clone();
-    hermitian_multiply_aligned(Triangle::lower, Triangle::full, X, Ztilde, Z, nev);
+    hermitian_multiply_aligned<Device::host>(Triangle::lower, Triangle::full, X, Ztilde, Z, nev,
+                                             tune);
   }
-  times.add("backtransform_generalized", MPI_Wtime() - t);
 }
 
-}  // namespace dense
-
-namespace {
-
-template <class T>
-void check_factor(const DistMatrix<T>& H, const CholeskyFactor<T>& factor) {
-  const MPI_Comm comm = H.grid().comm();
-  raise_if_any(comm, factor.empty(), ErrorCode::invalid_argument,
-               "the CholeskyFactor is empty (default-constructed)");
-  raise_if_any(comm, !factor.grid().same_as(H.grid()), ErrorCode::grid_mismatch,
-               "the CholeskyFactor is not on H's grid");
-  raise_if_any(comm, factor.n() != H.n(), ErrorCode::invalid_argument,
-               "the CholeskyFactor is of an N = " + std::to_string(factor.n()) + " matrix, H is " +
-                   std::to_string(H.m()) + "x" + std::to_string(H.n()));
-}
-
-template <class T>
-void check_s(const DistMatrix<T>& H, const DistMatrix<T>& S) {
-  const MPI_Comm comm = H.grid().comm();
-  raise_if_any(comm, !S.grid().same_as(H.grid()), ErrorCode::grid_mismatch, "S is not on H's grid");
-  raise_if_any(comm, S.m() != H.n() || S.n() != H.n(), ErrorCode::invalid_argument,
-               "S must be N x N like H (" + std::to_string(H.m()) + "x" + std::to_string(H.n()) +
-                   "), got " + std::to_string(S.m()) + "x" + std::to_string(S.n()));
-}
-
-// The factorization's stages first, as they ran first.
-StageTimes with_factor_times(const StageTimes& factor, const StageTimes& solve) {
-  StageTimes all = factor;
-  for (const auto& [name, seconds] : solve.stages) all.add(name, seconds);
-  all.total = factor.total + solve.total;
-  return all;
-}
-
-}  // namespace
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
-                                                                const DistMatrix<T>& S,
-                                                                DistMatrix<T>& Z) {
-  check_s(H, S);
-  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvectors(H, factor, Z);
-  times_ = with_factor_times(factor.timings(), times_);
-  return w;
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
-                                                                const CholeskyFactor<T>& factor,
-                                                                DistMatrix<T>& Z) {
-  check_factor(H, factor);
-  return solve(H, &Z, &factor);
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
-                                                               const DistMatrix<T>& S) {
-  check_s(H, S);
-  const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvalues(H, factor);
-  times_ = with_factor_times(factor.timings(), times_);
-  return w;
-}
-
-template <class T>
-std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
-                                                               const CholeskyFactor<T>& factor) {
-  check_factor(H, factor);
-  return solve(H, nullptr, &factor);
-}
-
-#define TSEIG_INSTANTIATE(T)                                                                     \
-  template void dense::reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&,    \
-                                          Solver, StageTimes&);                                  \
-  template void dense::backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&,  \
-                                                 int, Solver, StageTimes&);                      \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                      \
-      DistMatrix<T>&, const DistMatrix<T>&, DistMatrix<T>&);                                     \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(                      \
-      DistMatrix<T>&, const CholeskyFactor<T>&, DistMatrix<T>&);                                 \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>&,        \
-                                                                          const DistMatrix<T>&); \
-  template std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(                       \
-      DistMatrix<T>&, const CholeskyFactor<T>&);
+#define TSEIG_INSTANTIATE(T)                                                                   \
+  template void reduce_generalized(DistMatrix<T>&, Triangle, const CholeskyFactor<T>&, Solver, \
+                                   const TuneParameters&, StageTimes&);                        \
+  template void backtransform_generalized(const CholeskyFactor<T>&, int, DistMatrix<T>&, int,  \
+                                          Solver, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
-}  // namespace tseig
+}  // namespace tseig::dense

@@ -12,12 +12,13 @@ namespace tseig::dense {
 /// goes to `times` as "transform".
 template <class T>
 void reduce_generalized(DistMatrix<T>& A, Triangle triangle, const CholeskyFactor<T>& factor,
-                        Solver solver, StageTimes& times);
+                        Solver solver, const TuneParameters& tune, StageTimes& times);
 
 /// Collective. Z(:, 0:nev) ← U⁻¹ Z(:, 0:nev) ("backtransform_generalized"). Z is on A's
 /// grid with rows blocked like A's (mb = the working block size, rsrc = 0).
 template <class T>
 void backtransform_generalized(const CholeskyFactor<T>& factor, int block_size, DistMatrix<T>& Z,
-                               int nev, Solver solver, StageTimes& times);
+                               int nev, Solver solver, const TuneParameters& tune,
+                               StageTimes& times);
 
 }  // namespace tseig::dense

@@ -2,34 +2,30 @@
 #include "dense/one_stage.hpp"
 
 #include "core/instantiate.hpp"
-#include "dense/backtransform_householder.hpp"
+#include "core/stage_timer.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
+#include "dense/stages/tridiagonalize/api.hpp"
 #include "dense/tridiagonal_solve.hpp"
-#include "dense/tridiagonalize.hpp"
 
 namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
-                                       StageTimes& times) {
-  double t = MPI_Wtime();
-  Tridiagonal<T> tri = tridiagonalize(A);
-  times.add("tridiagonalize", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  auto w = solve_tridiagonal<T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z);
-  times.add("tridiagonal_solve", MPI_Wtime() - t);
-
-  if (Z) {
-    t = MPI_Wtime();
-    backtransform_householder(A, tri.tau, 1, *Z, nev);
-    times.add("backtransform", MPI_Wtime() - t);
-  }
+                                       const TuneParameters& tune, StageTimes& times) {
+  Tridiagonal<T> tri = timed(times, Stage::tridiagonalize, [&] { return tridiagonalize<D>(A); });
+  auto w = timed(times, Stage::tridiagonal_solve, [&] {
+    return solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z, tune);
+  });
+  if (Z)
+    timed(times, Stage::backtransform,
+          [&] { backtransform_householder<D>(A, tri.tau, 1, *Z, nev, tune); });
   w.resize(nev);
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T) \
-  template std::vector<real_t<T>> solve_one_stage(DistMatrix<T>&, int, DistMatrix<T>*, StageTimes&);
+#define TSEIG_INSTANTIATE(T)                                        \
+  template std::vector<real_t<T>> solve_one_stage<Device::host, T>( \
+      DistMatrix<T>&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -2,6 +2,7 @@
 // The one-stage (ELPA1-style) solver: tridiagonalize → tridiagonal solve → back-transform.
 #include <vector>
 
+#include "tseig/device.hpp"
 #include "tseig/eigensolver.hpp"
 
 namespace tseig::dense {
@@ -9,8 +10,8 @@ namespace tseig::dense {
 /// Collective. A: n×n, square blocks, rsrc = csrc = 0, lower triangle valid; destroyed.
 /// Z: null for eigenvalues only, else n×≥nev with A's grid and row distribution.
 /// Returns the nev lowest eigenvalues; stage times are added to `times`.
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
-                                       StageTimes& times);
+                                       const TuneParameters& tune, StageTimes& times);
 
 }  // namespace tseig::dense

@@ -2,9 +2,10 @@
 
 #include <string>
 
+#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "core/scalapack.hpp"
+#include "core/stage_timer.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -14,17 +15,17 @@ std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>*
                                        StageTimes& times) {
   const int n = A.n();
   std::vector<real_t<T>> w(n);
-  const char* name = nullptr;
+  // With vectors all pairs even for nev < N: p?syevr's internal p?ormtr call gets too
+  // little workspace for small nev with NB > 1 in ScaLAPACK 2.2 (PDORMTR reports LWORK).
+  // p?syevd has no eigenvalues-only mode; the MRRR driver serves that.
+  const Stage stage = Z ? (is_complex_v<T> ? Stage::scalapack_heevd : Stage::scalapack_syevd)
+                        : (is_complex_v<T> ? Stage::scalapack_heevr : Stage::scalapack_syevr);
+  const char* name = to_string(stage);
+  StageTimer timer(times, stage);
   int info = 0, found = n;
-  double t = MPI_Wtime();
   if (Z) {
-    // All pairs even for nev < N: p?syevr's internal p?ormtr call gets too little
-    // workspace for small nev with NB > 1 in ScaLAPACK 2.2 (PDORMTR reports LWORK).
-    name = is_complex_v<T> ? "p?heevd" : "p?syevd";
     info = scalapack::pheevd<T>('V', 'L', n, A.data(), A.desc(), w.data(), Z->data(), Z->desc());
   } else {
-    // p?syevd has no eigenvalues-only mode; the MRRR driver serves that.
-    name = is_complex_v<T> ? "p?heevr" : "p?syevr";
     T* z = Z ? Z->data() : A.data();
     const int* descz = Z ? Z->desc() : A.desc();
     info = scalapack::pheevr<T>(Z ? 'V' : 'N', nev == n ? 'A' : 'I', 'L', n, A.data(), A.desc(), 1,
@@ -34,7 +35,6 @@ std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>*
                std::string("ScaLAPACK ") + name + " failed with info = " + std::to_string(info));
   // As with p?stedc, ranks owning nothing (N < NB) may hold unsorted values.
   MPI_Bcast(w.data(), n, mpi_type<real_t<T>>(), 0, A.grid().comm());
-  times.add(name, MPI_Wtime() - t);
   w.resize(nev);
   return w;
 }

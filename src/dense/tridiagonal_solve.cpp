@@ -8,18 +8,19 @@
 #include <cmath>
 #include <limits>
 
+#include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
-#include "core/lapack.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/divide_conquer/to_block_cyclic.hpp"
-#include "dense/divide_conquer/tree.hpp"
+#include "dense/stages/divide_conquer/to_block_cyclic.hpp"
+#include "dense/stages/divide_conquer/tree.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
 
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>> d,
-                                         std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z) {
+                                         std::vector<real_t<T>> e, int nev, DistMatrix<T>* Z,
+                                         const TuneParameters& tune) {
   using R = real_t<T>;
   const Grid& g = Z ? Z->grid() : grid;
   const int n = static_cast<int>(d.size());
@@ -60,21 +61,22 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
   for (int i = 0; i + 1 < n; ++i)
     if (std::abs(e[i]) <= eps * std::sqrt(std::abs(d[i])) * std::sqrt(std::abs(d[i + 1]))) e[i] = 0;
 
-  const dc::RowSplit split = dc::split_rows(n, g.size());
-  dc::Piece<R> piece = dc::divide_and_conquer(g.comm(), split, std::move(d), e, nev);
+  const dc::RowSplit split = dc::split_rows(n, g.size(), tune.dc_min_leaf);
+  dc::Piece<R> piece = dc::divide_and_conquer<D>(g.comm(), split, std::move(d), e, nev, tune);
   raise_if_any(g.comm(), piece.failed, ErrorCode::numerical_failure,
                "tridiagonal divide & conquer: a LAPACK kernel (?stedc or ?laed4) failed");
   std::vector<R> w = std::move(piece.w);
   w.resize(n);
   MPI_Bcast(w.data(), n, mpi_type<R>(), 0, g.comm());
   for (R& x : w) x *= scale;
-  dc::rows_to_block_cyclic(split.first, piece.q.data(), nev, *Z);
+  dc::rows_to_block_cyclic(split.first, piece.q.data(), nev, *Z, tune.dc_chunk_cols);
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                             \
-  template std::vector<real_t<T>> solve_tridiagonal(const Grid&, std::vector<real_t<T>>, \
-                                                    std::vector<real_t<T>>, int, DistMatrix<T>*);
+#define TSEIG_INSTANTIATE(T)                                                            \
+  template std::vector<real_t<T>> solve_tridiagonal<Device::host, T>(                   \
+      const Grid&, std::vector<real_t<T>>, std::vector<real_t<T>>, int, DistMatrix<T>*, \
+      const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -4,61 +4,51 @@
 #include "dense/two_stage.hpp"
 
 #include "core/instantiate.hpp"
-#include "dense/backtransform_band.hpp"
-#include "dense/backtransform_householder.hpp"
-#include "dense/bulge_chase.hpp"
-#include "dense/reduce_to_band.hpp"
+#include "core/stage_timer.hpp"
+#include "dense/stages/backtransform_band/api.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/reduce_to_band/api.hpp"
 #include "dense/tridiagonal_solve.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
 
-int default_bandwidth(int nb) {
-  // Measured on N = 4000 (see README): the band must be wide enough for the stage-1
-  // GEMMs and narrow enough for the memory-bound bulge chase.
-  const int target = 64;
-  return std::max(1, (target + nb - 1) / nb) * nb;
+int default_bandwidth(int nb, const TuneParameters& tune) {
+  return std::max(1, (tune.bandwidth_target + nb - 1) / nb) * nb;
 }
 
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
-                                       StageTimes& times) {
+                                       const TuneParameters& tune, StageTimes& times) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb();
-  const int b = bandwidth > 0 ? bandwidth : default_bandwidth(nb);
+  const int b = bandwidth > 0 ? bandwidth : default_bandwidth(nb, tune);
   raise_if_any(g.comm(), b % nb != 0, ErrorCode::invalid_argument,
                "bandwidth " + std::to_string(b) + " must be a multiple of the block size " +
                    std::to_string(nb));
   // A band wider than the matrix is the matrix itself.
   const int bw = std::min(b, std::max(n - 1, 1));
 
-  double t = MPI_Wtime();
-  std::vector<T> tau = reduce_to_band(A, b);
-  times.add("reduce_to_band", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  BandReflectors<T> q = bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
-  times.add("bulge_chase", MPI_Wtime() - t);
-
-  t = MPI_Wtime();
-  auto w = solve_tridiagonal<T>(g, std::move(q.d), std::move(q.e), nev, Z);
-  times.add("tridiagonal_solve", MPI_Wtime() - t);
-
+  std::vector<T> tau = timed(times, Stage::reduce_to_band, [&] { return reduce_to_band<D>(A, b); });
+  BandReflectors<T> q = timed(times, Stage::bulge_chase, [&] {
+    return bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
+  });
+  auto w = timed(times, Stage::tridiagonal_solve, [&] {
+    return solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z, tune);
+  });
   if (Z) {
-    t = MPI_Wtime();
-    backtransform_band(q, *Z, nev);
-    times.add("backtransform_band", MPI_Wtime() - t);
-    t = MPI_Wtime();
-    backtransform_householder(A, tau, b, *Z, nev);
-    times.add("backtransform_full", MPI_Wtime() - t);
+    timed(times, Stage::backtransform_band, [&] { backtransform_band<D>(q, *Z, nev, tune); });
+    timed(times, Stage::backtransform_full,
+          [&] { backtransform_householder<D>(A, tau, b, *Z, nev, tune); });
   }
   w.resize(nev);
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                \
-  template std::vector<real_t<T>> solve_two_stage(DistMatrix<T>&, int, int, DistMatrix<T>*, \
-                                                  StageTimes&);
+#define TSEIG_INSTANTIATE(T)                                        \
+  template std::vector<real_t<T>> solve_two_stage<Device::host, T>( \
+      DistMatrix<T>&, int, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

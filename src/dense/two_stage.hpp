@@ -3,19 +3,21 @@
 // back-transform tridiagonal → band → full.
 #include <vector>
 
+#include "tseig/device.hpp"
 #include "tseig/eigensolver.hpp"
 
 namespace tseig::dense {
 
-/// The band width used when the caller leaves it to the solver: a multiple of nb.
-int default_bandwidth(int nb);
+/// The band width used when the caller leaves it to the solver: tune.bandwidth_target
+/// rounded up to a multiple of nb.
+int default_bandwidth(int nb, const TuneParameters& tune);
 
 /// Collective. A: n×n, square blocks, rsrc = csrc = 0, lower triangle valid; destroyed.
 /// bandwidth: semi-bandwidth b of the intermediate band matrix (a multiple of A.nb();
 /// 0 = default). Z: null for eigenvalues only, else n×≥nev with A's grid and row
 /// distribution. Returns the nev lowest eigenvalues; stage times go to `times`.
-template <class T>
+template <Device D, class T>
 std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
-                                       StageTimes& times);
+                                       const TuneParameters& tune, StageTimes& times);
 
 }  // namespace tseig::dense

@@ -370,6 +370,11 @@ static void test_errors(void) {
   expect(h, tseig_set_int(h, "nblk", 0), TSEIG_ERROR_INVALID_ARGUMENT, "nblk 0");
   expect(h, tseig_set_int(h, "nev", 0), TSEIG_ERROR_INVALID_ARGUMENT, "nev 0");
   expect(h, tseig_set_int(h, "check_input", 2), TSEIG_ERROR_INVALID_ARGUMENT, "check_input 2");
+  expect(h, tseig_get_int(h, "wy_width", &value), TSEIG_OK, "default wy_width");
+  CHECK(value == 256, "default wy_width %d", value);
+  expect(h, tseig_set_int(h, "dc_min_leaf", 0), TSEIG_ERROR_INVALID_ARGUMENT, "dc_min_leaf 0");
+  expect(h, tseig_set_int(h, "dc_min_leaf", 16), TSEIG_OK, "dc_min_leaf 16");
+  expect(h, tseig_set_string(h, "wy_width", "64"), TSEIG_ERROR_WRONG_TYPE, "string for a knob");
   expect(h, tseig_set_string(h, "solver", "fastest"), TSEIG_ERROR_INVALID_ARGUMENT, "solver");
   expect(h, tseig_set_string(h, "triangle", "both"), TSEIG_ERROR_INVALID_ARGUMENT, "triangle");
   expect(h, tseig_set_string(h, "solver", "two_stage"), TSEIG_OK, "solver two_stage");

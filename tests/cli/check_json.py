@@ -94,14 +94,17 @@ def main():
     except json.JSONDecodeError as e:
         fail(f"stdout is not JSON: {e}")
 
-    for key in ("solver", "type", "N", "nev", "grid", "nb", "seconds", "stages", "residual",
-                "orthogonality", "lowest"):
+    for key in ("solver", "type", "N", "nev", "grid", "nb", "seconds", "stages", "tune",
+                "residual", "orthogonality", "lowest"):
         if key not in result:
             fail(f"missing key '{key}'")
     for item in args.expect:
         key, value = item.split("=", 1)
-        if str(result[key]) != value:
-            fail(f"{key} = {result[key]!r}, expected {value}")
+        got = result
+        for part in key.split("."):  # "tune.wy_width": a member of an object
+            got = got[part]
+        if str(got) != value:
+            fail(f"{key} = {got!r}, expected {value}")
     lowest = result["lowest"]
     if len(lowest) != min(10, result["nev"]) or lowest != sorted(lowest):
         fail(f"'lowest' must hold min(10, nev) ascending values: {lowest}")

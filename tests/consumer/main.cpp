@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "tseig/gpu.hpp"
+#include "tseig/device.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/matrix.hpp"
 #include "tseig/version.hpp"

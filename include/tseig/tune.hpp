@@ -1,0 +1,67 @@
+#pragma once
+// TuneParameters: every performance knob of the dense solver in one struct, with the
+// defaults measured so far. They change speed, never results beyond rounding; the
+// autotuner searches exactly this struct. Set them per solver through
+// EigensolverOptions::tune, by name through tseig_set_int (C, Fortran) or as
+// tseig-solve --tune NAME=VALUE.
+#include <string_view>
+
+namespace tseig {
+
+struct TuneParameters {
+  /// two_stage: semi-bandwidth used when EigensolverOptions::bandwidth is 0, rounded up
+  /// to a multiple of the block size. Wide enough for the stage-1 GEMMs, narrow enough
+  /// for the memory-bound bulge chase (measured on N = 4000, see README).
+  int bandwidth_target = 64;
+  /// two_stage back-transform tridiagonal → band: sweeps applied together in one pass
+  /// over the eigenvector columns (cache blocking; best of 128..512 at N = 2000).
+  int band_sweeps_per_pass = 256;
+  /// Householder back-transforms (one_stage, two_stage band → full): reflectors per
+  /// compact-WY block, rounded down to whole blocks (at least one): both GEMMs efficient.
+  int wy_width = 256;
+  /// hermitian_multiply (generalized problems): block rows of A per pass over C, rounded
+  /// down to whole blocks (at least one): deeper GEMMs, fewer passes over C.
+  int multiply_depth = 256;
+  /// Divide & conquer: the smallest subproblem solved by LAPACK ?stedc on one rank; a
+  /// matrix of order n is spread over at most n / dc_min_leaf ranks.
+  int dc_min_leaf = 32;
+  /// Divide & conquer merges: most secular-eigenvector columns broadcast in one panel.
+  int dc_max_panel = 256;
+  /// Divide & conquer: eigenvector columns per round when moved to the block-cyclic Z.
+  int dc_chunk_cols = 512;
+  /// Work-array cache (tseig/memory.hpp): MiB kept on this process between solves, set
+  /// when a solve starts; -1 leaves the process-wide limit as it is (TSEIG_CACHE_MB or a
+  /// quarter of the physical memory).
+  int cache_limit_mb = -1;
+  // Knobs of the sparse front-ends will live in a `sparse` member struct here.
+
+  bool operator==(const TuneParameters&) const = default;
+};
+
+/// One knob by name: the name tseig_set_int, tseig-solve --tune and --json use.
+struct TuneField {
+  std::string_view name;
+  int TuneParameters::*value;
+  int min;  ///< smallest valid value
+};
+
+/// Every knob of TuneParameters, in declaration order.
+inline constexpr TuneField tune_fields[] = {
+    {"bandwidth_target", &TuneParameters::bandwidth_target, 1},
+    {"band_sweeps_per_pass", &TuneParameters::band_sweeps_per_pass, 1},
+    {"wy_width", &TuneParameters::wy_width, 1},
+    {"multiply_depth", &TuneParameters::multiply_depth, 1},
+    {"dc_min_leaf", &TuneParameters::dc_min_leaf, 1},
+    {"dc_max_panel", &TuneParameters::dc_max_panel, 1},
+    {"dc_chunk_cols", &TuneParameters::dc_chunk_cols, 1},
+    {"cache_limit_mb", &TuneParameters::cache_limit_mb, -1},
+};
+
+/// The field called `name`, or nullptr.
+constexpr const TuneField* find_tune_field(std::string_view name) {
+  for (const TuneField& f : tune_fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace tseig

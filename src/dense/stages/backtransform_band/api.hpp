@@ -1,0 +1,32 @@
+#pragma once
+// Stage 4 of the two-stage path: eigenvectors of the tridiagonal matrix → eigenvectors
+// of the band matrix, by applying the bulge-chasing reflectors in reverse order.
+#include "core/instantiate.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
+#include "tseig/device.hpp"
+#include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
+
+namespace tseig::dense {
+
+/// X (n×ncols, column-major, leading dimension ldx) ← Q·X with Q from bulge_chase.
+/// `group` sweeps at a time run down the columns together (a cache-blocking factor).
+/// Runs on the calling rank alone.
+template <class T>
+void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, int group);
+
+/// Collective over Z's grid: Z(:, 0:nev) ← Q·Z(:, 0:nev). The columns are spread over
+/// all ranks (every rank holds the reflectors), so no rank waits for another;
+/// tune.band_sweeps_per_pass sweeps run down the columns together.
+template <Device D, class T>
+void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
+                        const TuneParameters& tune);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+#define TSEIG_EXTERN(T)                                     \
+  extern template void backtransform_band<Device::host, T>( \
+      const BandReflectors<T>&, DistMatrix<T>&, int, const TuneParameters&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
+#undef TSEIG_EXTERN
+
+}  // namespace tseig::dense

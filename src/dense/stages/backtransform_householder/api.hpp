@@ -1,0 +1,31 @@
+#pragma once
+// Z ← Q·Z with Householder reflectors stored in the columns of A below a diagonal
+// (those of tridiagonalize: one-stage back-transform; those of reduce_to_band: stage 5
+// of the two-stage path), applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs.
+#include <vector>
+
+#include "core/instantiate.hpp"
+#include "tseig/device.hpp"
+#include "tseig/matrix.hpp"
+#include "tseig/tune.hpp"
+
+namespace tseig::dense {
+
+/// Collective. Reflector j (0 ≤ j < tau.size()) has v(j+offset) = 1, v below that in
+/// A(j+offset+1.., j), zeros above; Q = H(0)·H(1)··· (offset 1: tridiagonalize, offset b:
+/// reduce_to_band). Z: n×≥ncols on A's grid with A's row distribution (Z.mb() == A.nb(),
+/// Z.rsrc() == 0); its first ncols columns are multiplied by Q. Cost ∝ n²·ncols.
+/// Reflectors go in compact-WY blocks of tune.wy_width.
+template <Device D, class T>
+void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
+                               DistMatrix<T>& Z, int ncols, const TuneParameters& tune);
+
+// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+#define TSEIG_EXTERN(T)                                                      \
+  extern template void backtransform_householder<Device::host, T>(           \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int, \
+      const TuneParameters&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
+#undef TSEIG_EXTERN
+
+}  // namespace tseig::dense

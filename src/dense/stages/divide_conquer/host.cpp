@@ -1,0 +1,283 @@
+// Distributed merge: deflation and the secular poles are computed identically on every
+// rank; roots are solved in blocks of B per rank, and each block's eigenvectors form one
+// panel of S that its owner broadcasts and every rank multiplies with a local GEMM (or,
+// for a factored result, collects into M).
+#include "dense/stages/divide_conquer/api.hpp"
+
+#include <algorithm>
+
+#include "core/blas/host.hpp"
+#include "core/mpi_types.hpp"
+#include "dense/stages/divide_conquer/deflation.hpp"
+#include "dense/stages/divide_conquer/secular.hpp"
+
+namespace tseig::dense::dc {
+
+namespace {
+
+template <class R>
+void rotate(R* a, R* b, int rows, const Rotation<R>& r) {
+  for (int i = 0; i < rows; ++i) {
+    const R x = a[i], y = b[i];
+    a[i] = r.c * x + r.s * y;
+    b[i] = r.c * y - r.s * x;
+  }
+}
+
+// Row `row` of piece p's eigenvectors into z[0, p.cols), when this rank holds it.
+template <class R>
+void copy_row(const Piece<R>& p, int row, R* z) {
+  if (p.factors.empty()) {
+    if (row >= p.row0 && row < p.row0 + p.rows)
+      for (int j = 0; j < p.cols; ++j) z[j] = p.q[row - p.row0 + static_cast<long>(j) * p.rows];
+    return;
+  }
+  for (const Factor<R>& f : p.factors)
+    if (row >= f.row0 && row < f.row0 + f.rows)
+      blas::gemv('T', f.len, p.cols, R(1), p.q.data() + f.moff, p.mrows,
+                 f.B.data() + (row - f.row0), f.rows, R(0), z, 1);
+}
+
+// My rows [off, off + rows) of the merged piece, all in one half. They are B·V where V's
+// columns (len entries) are what the merge rotates and multiplies; a null B means V is
+// the rows themselves (len = rows).
+template <class R>
+struct Segment {
+  int off = 0, rows = 0, len = 0;
+  const R* B = nullptr;
+  std::vector<R*> col;  // m entries: column j of V, null where it is zero here
+};
+
+}  // namespace
+
+template <Device D, class R>
+Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
+               int factor_for, const TuneParameters& tune) {
+  const int m = hi - lo, m1 = mid - lo;
+  int g = 1, me = 0;
+  if (comm != MPI_COMM_NULL) {
+    MPI_Comm_size(comm, &g);
+    MPI_Comm_rank(comm, &me);
+  }
+  Piece<R> out;
+  out.lo = lo;
+  out.hi = hi;
+  out.row0 = hi;
+  for (const auto& p : mine) {
+    out.row0 = std::min(out.row0, p.row0);
+    out.rows += p.rows;
+  }
+  const int rows = out.rows;
+
+  // Poles (both halves' eigenvalues) and z = (last row of Q1, first row of Q2) from the
+  // ranks holding them; all other entries are zero, so the sum is exact.
+  std::vector<R> buf(2 * m + 1, R(0));
+  for (const auto& p : mine) {
+    const bool first = p.lo == lo;
+    const int off = first ? 0 : m1;
+    if (p.row0 == p.lo) std::copy(p.w.begin(), p.w.end(), buf.begin() + off);
+    copy_row(p, first ? mid - 1 : mid, buf.data() + m + off);
+    if (p.failed) buf[2 * m] = 1;
+  }
+  if (g > 1) MPI_Allreduce(MPI_IN_PLACE, buf.data(), 2 * m + 1, mpi_type<R>(), MPI_SUM, comm);
+  out.failed = buf[2 * m] != 0;
+  const Deflation<R> df = deflate(std::vector<R>(buf.begin(), buf.begin() + m),
+                                  std::vector<R>(buf.begin() + m, buf.begin() + 2 * m), m1, beta);
+  const int k = df.k();
+
+  // My rows of blockdiag(Q1, Q2) by segments. A column of V is a pointer into a piece's
+  // eigenvectors (or its M), or null where it is zero there; rotations write in place
+  // and give a zero column storage only when it stops being zero. A factored result
+  // keeps the pieces untouched and rotates the rows of S instead.
+  std::vector<Segment<R>> seg;
+  for (auto& p : mine) {
+    const int col0 = p.lo == lo ? 0 : m1;
+    auto add = [&](int row0, int nrows, int len, const R* B, R* v, long ld) {
+      Segment<R>& s = seg.emplace_back(Segment<R>{row0 - out.row0, nrows, len, B, {}});
+      s.col.assign(m, nullptr);
+      for (int j = 0; j < p.cols; ++j) s.col[col0 + j] = v + j * ld;
+    };
+    if (p.factors.empty())
+      add(p.row0, p.rows, p.rows, nullptr, p.q.data(), p.rows);
+    else
+      for (const Factor<R>& f : p.factors)
+        add(f.row0, f.rows, f.len, f.B.data(), p.q.data() + f.moff, p.mrows);
+  }
+  // Factored, the parent pays B·Y (rows × len × factor_for) per segment on top of
+  // what it pays anyway; plain, this merge pays rows × kh × k. Heavy deflation (small
+  // k) makes plain cheaper; the margin covers building M.
+  double plain_flops = 0, factored_flops = 0;
+  for (const Segment<R>& s : seg) {
+    int kh = 0;
+    for (int c : df.column) kh += s.col[c] ? 1 : 0;
+    plain_flops += double(s.rows) * kh * k;
+    factored_flops += 1.5 * s.rows * s.len * factor_for;
+  }
+  const bool plain_inputs =
+      std::all_of(mine.begin(), mine.end(), [](const Piece<R>& p) { return p.factors.empty(); });
+  const bool factored = factor_for > 0 && plain_inputs && factored_flops < plain_flops;
+  std::vector<std::vector<R>> filled;
+  if (!factored)
+    for (const auto& r : df.rotations)
+      for (Segment<R>& s : seg) {
+        if (s.rows == 0 || (!s.col[r.a] && !s.col[r.b])) continue;
+        for (int j : {r.a, r.b})
+          if (!s.col[j]) s.col[j] = filled.emplace_back(s.len, R(0)).data();
+        rotate(s.col[r.a], s.col[r.b], s.len, r);
+      }
+
+  // Roots in blocks of B, block b solved by rank b mod g.
+  const int B = std::clamp((k + g - 1) / std::max(g, 1), 1, tune.dc_max_panel);
+  std::vector<int> my_roots;
+  for (int j = 0; j < k; ++j)
+    if ((j / B) % g == me) my_roots.push_back(j);
+  SecularShare<R> sh = solve_secular(df, my_roots, nout);
+
+  std::vector<R> roots(k + 1);
+  std::copy(sh.root.begin(), sh.root.end(), roots.begin());
+  roots[k] = sh.failed ? 1 : 0;
+  std::vector<R> prod = std::move(sh.zprod);
+  if (g > 1) {
+    MPI_Allreduce(MPI_IN_PLACE, roots.data(), k + 1, mpi_type<R>(), MPI_SUM, comm);
+    // Reduce then broadcast: every rank must use the very same ẑ.
+    if (k > 2) {
+      MPI_Reduce(me == 0 ? MPI_IN_PLACE : prod.data(), prod.data(), k, mpi_type<R>(), MPI_PROD, 0,
+                 comm);
+      MPI_Bcast(prod.data(), k, mpi_type<R>(), 0, comm);
+    }
+  }
+  out.failed = out.failed || roots[k] != 0;
+  const std::vector<R> zhat = k > 2 ? lowner_z(prod, df.z) : std::vector<R>{};
+
+  // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
+  // cols) when B·Y follows. A factored result collects S (m × cols) instead.
+  out.cols = std::min(nout, m);
+  std::vector<cached_vector<R>> Y(seg.size());
+  cached_vector<R> S_all;
+  if (factored) {
+    S_all.assign(static_cast<long>(m) * out.cols, R(0));
+  } else {
+    out.q.assign(static_cast<long>(rows) * out.cols, R(0));
+    for (std::size_t i = 0; i < seg.size(); ++i)
+      if (seg[i].B) Y[i].assign(static_cast<long>(seg[i].len) * out.cols, R(0));
+  }
+  auto target = [&](std::size_t i, int pos) {
+    return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
+                    : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
+  };
+
+  // Merged order: a deflated eigenvalue goes before a root that is not smaller.
+  const int nd = m - k;
+  std::vector<int> root_pos(k);
+  out.w.resize(m);
+  for (int t = 0, j = 0; t < nd || j < k;) {
+    const int pos = t + j;
+    if (j == k || (t < nd && df.deflated_value[t] <= roots[j])) {
+      out.w[pos] = df.deflated_value[t];
+      const int c = df.deflated_column[t];
+      if (pos < out.cols && factored) S_all[c + static_cast<long>(pos) * m] = R(1);
+      if (pos < out.cols && !factored)
+        for (std::size_t i = 0; i < seg.size(); ++i)
+          if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, pos));
+      ++t;
+    } else {
+      out.w[pos] = roots[j];
+      root_pos[j] = pos;
+      ++j;
+    }
+  }
+  int wanted = 0;  // roots with eigenvectors: a prefix, as the roots ascend
+  while (wanted < k && root_pos[wanted] < out.cols) ++wanted;
+
+  // Each segment's nonzero non-deflated columns, packed for GEMM.
+  std::vector<std::vector<int>> idx(seg.size());  // rows of S (non-deflated poles) it uses
+  std::vector<cached_vector<R>> Wc(seg.size());
+  for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
+    const Segment<R>& s = seg[i];
+    for (int r = 0; r < k; ++r)
+      if (s.col[df.column[r]]) idx[i].push_back(r);
+    Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
+    for (std::size_t c = 0; c < idx[i].size(); ++c)
+      std::copy_n(s.col[df.column[idx[i][c]]], s.len, Wc[i].data() + static_cast<long>(c) * s.len);
+  }
+  filled.clear();
+  if (!factored)
+    for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
+
+  cached_vector<R> S, Sh, tmp;
+  std::size_t kept_next = 0;
+  for (int j0 = 0; j0 < wanted; j0 += B) {
+    const int bw = std::min(B, wanted - j0), owner = (j0 / B) % g;
+    S.resize(static_cast<long>(k) * bw);
+    if (owner == me)
+      for (int c = 0; c < bw; ++c, ++kept_next) {
+        // The kept roots are this rank's wanted ones in order, as ?laed4 keeps each root
+        // between its poles; anything else is a failure, not a wrong vector.
+        if (kept_next >= sh.kept.size() || sh.kept[kept_next] != j0 + c) {
+          out.failed = true;
+          break;
+        }
+        secular_vector(k, zhat.data(), sh.delta.data() + static_cast<long>(kept_next) * k,
+                       S.data() + static_cast<long>(c) * k);
+      }
+    if (g > 1) MPI_Bcast(S.data(), k * bw, mpi_type<R>(), owner, comm);
+    if (factored) {
+      for (int c = 0; c < bw; ++c)
+        for (int i = 0; i < k; ++i)
+          S_all[df.column[i] + static_cast<long>(root_pos[j0 + c]) * m] =
+              S[i + static_cast<long>(c) * k];
+      continue;
+    }
+    for (std::size_t i = 0; i < seg.size(); ++i) {
+      const int kh = static_cast<int>(idx[i].size()), len = seg[i].len;
+      if (seg[i].rows == 0 || kh == 0) continue;
+      Sh.resize(static_cast<long>(kh) * bw);
+      for (int c = 0; c < bw; ++c)
+        for (int r = 0; r < kh; ++r)
+          Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
+      tmp.resize(static_cast<long>(len) * bw);
+      blas::gemm('N', 'N', len, bw, kh, R(1), Wc[i].data(), len, Sh.data(), kh, R(0), tmp.data(),
+                 len);
+      for (int c = 0; c < bw; ++c)
+        std::copy_n(tmp.data() + static_cast<long>(c) * len, len, target(i, root_pos[j0 + c]));
+    }
+  }
+
+  if (!factored) {
+    for (std::size_t i = 0; i < seg.size(); ++i)
+      if (seg[i].B)
+        blas::gemm('N', 'N', seg[i].rows, out.cols, seg[i].len, R(1), seg[i].B, seg[i].rows,
+                   Y[i].data(), seg[i].len, R(0), out.q.data() + seg[i].off, rows);
+    return out;
+  }
+
+  // M = G·S: the rotations act on the rows of S, the last one first.
+  for (auto r = df.rotations.rbegin(); r != df.rotations.rend(); ++r)
+    for (long c = 0; c < out.cols; ++c) {
+      R* col = S_all.data() + c * m;
+      const R x = col[r->a], y = col[r->b];
+      col[r->a] = r->c * x - r->s * y;
+      col[r->b] = r->s * x + r->c * y;
+    }
+  // This rank's rows of M: both halves (a merge inside the rank) or its own half.
+  const bool both = mine.size() == 2;
+  const int mrow0 = both || mine.front().lo == lo ? 0 : m1;
+  out.mrows = both ? m : mine.front().cols;
+  if (both) {
+    out.q = std::move(S_all);
+  } else {
+    out.q.resize(static_cast<long>(out.mrows) * out.cols);
+    for (long c = 0; c < out.cols; ++c)
+      std::copy_n(S_all.data() + c * m + mrow0, out.mrows, out.q.data() + c * out.mrows);
+  }
+  for (auto& p : mine)
+    out.factors.push_back({p.row0, p.rows, p.cols, (p.lo == lo ? 0 : m1) - mrow0, std::move(p.q)});
+  return out;
+}
+
+template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int, int, int,
+                                                 float, int, int, const TuneParameters&);
+template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int, int,
+                                                   int, double, int, int, const TuneParameters&);
+
+}  // namespace tseig::dense::dc
