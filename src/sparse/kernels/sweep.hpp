@@ -58,27 +58,44 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
     }
 }
 
+/// SELL-C-σ. One vector (NB = 1): the C rows of a chunk advance in lock step, so SIMD
+/// runs across rows. A block: SIMD already runs across the width, so each row of the
+/// chunk is finished in turn with its accumulator in registers, reading its entries at
+/// stride C (the chunk is in cache).
 template <int NB, class T, class Op>
 void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
                 int nb, Op& op) {
   const int w = NB > 0 ? NB : nb, c = a.chunk;
-  std::vector<T> block(static_cast<std::size_t>(c) * w);
-  T* __restrict acc = block.data();
+  std::array<T, (NB > 1 ? NB : 1)> fixed{};
+  std::vector<T> generic(NB == 1 ? c : NB > 1 ? 0 : w);
+  T* __restrict acc = NB > 1 ? fixed.data() : generic.data();
+  const std::int32_t* __restrict col = a.col.data();
+  const T* __restrict val = a.val.data();
   for (const auto& [first, last] : ranges)
     for (int chunk = first; chunk < last; ++chunk) {
-      std::fill(block.begin(), block.end(), T(0));
       const std::int64_t base = a.chunk_ptr[chunk];
-      for (int j = 0; j < a.width[chunk]; ++j)
-        for (int r = 0; r < c; ++r) {
-          const std::int64_t slot = base + static_cast<std::int64_t>(j) * c + r;
-          const T v = a.val[slot];
-          const T* __restrict xr = x + static_cast<std::size_t>(a.col[slot]) * ldx;
-          T* __restrict ar = acc + static_cast<std::size_t>(r) * w;
-          for (int k = 0; k < w; ++k) ar[k] += v * xr[k];
+      const int width = a.width[chunk];
+      const std::int32_t* rows = a.row.data() + static_cast<std::size_t>(chunk) * c;
+      if constexpr (NB == 1) {
+        for (int r = 0; r < c; ++r) acc[r] = T(0);
+        for (int j = 0; j < width; ++j) {
+          const std::int64_t slots = base + static_cast<std::int64_t>(j) * c;
+          for (int r = 0; r < c; ++r)
+            acc[r] += val[slots + r] * x[static_cast<std::size_t>(col[slots + r]) * ldx];
         }
-      for (int r = 0; r < c; ++r) {
-        const int i = a.row[static_cast<std::size_t>(chunk) * c + r];
-        if (i >= 0) op.template row<NB>(i, acc + static_cast<std::size_t>(r) * w, w);
+        for (int r = 0; r < c; ++r)
+          if (rows[r] >= 0) op.template row<1>(rows[r], acc + r, 1);
+      } else {
+        for (int r = 0; r < c && rows[r] >= 0; ++r) {
+          for (int k = 0; k < w; ++k) acc[k] = T(0);
+          for (int j = 0; j < width; ++j) {
+            const std::int64_t slot = base + static_cast<std::int64_t>(j) * c + r;
+            const T v = val[slot];
+            const T* __restrict xr = x + static_cast<std::size_t>(col[slot]) * ldx;
+            for (int k = 0; k < w; ++k) acc[k] += v * xr[k];
+          }
+          op.template row<NB>(rows[r], acc, w);
+        }
       }
     }
 }
