@@ -13,6 +13,7 @@
 
 #include "core/mpi_types.hpp"
 #include "sparse/random.hpp"
+#include "test_util.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/matrix.hpp"
 #include "tseig/sparse/multivector.hpp"
@@ -94,6 +95,14 @@ std::vector<T> dense_of(const Matrix<T>& a) {
   for (int i = 0; i < a.local_rows(); ++i) id(i, static_cast<int>(a.first_row() + i)) = T(1);
   spmmv(a, id, y);
   return gather_rows(y);
+}
+
+/// Eigenvalues of `a` by LAPACK on the gathered dense matrix (the row-major gather is
+/// the transpose, which has the same spectrum).
+template <class T>
+std::vector<double> dense_spectrum(const Matrix<T>& a) {
+  const auto w = tseig::test::lapack_eigenvalues(dense_of(a), static_cast<int>(a.rows()));
+  return std::vector<double>(w.begin(), w.end());
 }
 
 /// Largest |a_k − b_k|.

@@ -12,14 +12,6 @@
 namespace tseig::sparse::test {
 namespace {
 
-/// Eigenvalues of the generated matrix by LAPACK (the row-major gather is the transpose,
-/// which has the same spectrum).
-template <class T>
-std::vector<double> computed_spectrum(const Matrix<T>& a) {
-  const auto w = tseig::test::lapack_eigenvalues(dense_of(a), static_cast<int>(a.rows()));
-  return std::vector<double>(w.begin(), w.end());
-}
-
 void expect_spectrum(std::vector<double> want, const std::vector<double>& got, double tol) {
   std::sort(want.begin(), want.end());
   ASSERT_EQ(want.size(), got.size());
@@ -48,14 +40,14 @@ TYPED_TEST(SparseGenerators, KnownSpectra) {
     for (double x : chain_spectrum(3, false))
       for (double y : chain_spectrum(4, false))
         for (double z : chain_spectrum(5, false)) want.push_back(x + y + z);
-    expect_spectrum(want, computed_spectrum(a), tol);
+    expect_spectrum(want, dense_spectrum(a), tol);
   }
   for (auto [nx, ny] : {std::pair{5, 6}, std::pair{2, 3}, std::pair{1, 4}}) {
     const auto a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, nx, ny);
     std::vector<double> want;
     for (double x : chain_spectrum(nx, true))
       for (double y : chain_spectrum(ny, true)) want.push_back(x + y);
-    expect_spectrum(want, computed_spectrum(a), tol);
+    expect_spectrum(want, dense_spectrum(a), tol);
   }
   {
     const int nx = 4, ny = 3;
@@ -68,7 +60,7 @@ TYPED_TEST(SparseGenerators, KnownSpectra) {
         want.push_back(e);
         want.push_back(-e);
       }
-    expect_spectrum(want, computed_spectrum(a), tol);
+    expect_spectrum(want, dense_spectrum(a), tol);
   }
 }
 
@@ -93,7 +85,7 @@ TEST(SparseGenerators, TopologicalInsulatorIsHermitianWith13EntriesPerBulkRow) {
   EXPECT_LE(asym, 1e-15);
   // Without disorder the spectrum is symmetric about 0 (particle–hole symmetry of the model).
   model.disorder = 0;
-  auto w = computed_spectrum(topological_insulator<T>(MPI_COMM_WORLD, model));
+  auto w = dense_spectrum(topological_insulator<T>(MPI_COMM_WORLD, model));
   for (std::size_t k = 0; k < w.size(); ++k) EXPECT_NEAR(w[k], -w[w.size() - 1 - k], 1e-12);
   // The same matrix for any rank weights (disorder depends on the site only).
   model.disorder = 1.5;

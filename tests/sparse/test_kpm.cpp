@@ -14,12 +14,6 @@
 namespace tseig::sparse::test {
 namespace {
 
-template <class T>
-std::vector<double> dense_spectrum(const Matrix<T>& a) {
-  const auto w = tseig::test::lapack_eigenvalues(dense_of(a), static_cast<int>(a.rows()));
-  return std::vector<double>(w.begin(), w.end());
-}
-
 /// Index k in [from, to) with the widest gap w[k] − w[k−1]: a cut KPM can resolve.
 int widest_gap(const std::vector<double>& w, int from, int to) {
   int best = from;
