@@ -124,6 +124,8 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
   std::sort(halo.begin(), halo.end());
   halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
   d->halo = make_halo_plan(comm, d->partition, halo);
+  d->max_halo_rows = d->halo.halo_rows();
+  MPI_Allreduce(MPI_IN_PLACE, &d->max_halo_rows, 1, MPI_INT, MPI_MAX, comm);
 
   CrsStorage<T> crs;
   crs.row_ptr = std::move(local_ptr);
@@ -202,7 +204,8 @@ SparseFormat Matrix<T>::format() const {
 }
 template <class T>
 VectorLayout Matrix<T>::vector_layout() const {
-  return VectorLayout{comm(), rows(), first_row(), local_rows(), halo_rows()};
+  return VectorLayout{comm(),      rows(),       partition().key(),
+                      first_row(), local_rows(), data_->max_halo_rows};
 }
 
 #define TSEIG_INSTANTIATE(T) template class TSEIG_API Matrix<T>;

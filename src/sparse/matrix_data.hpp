@@ -25,6 +25,7 @@ struct MatrixData {
   int local_rows = 0;
   std::int64_t local_nonzeros = 0;
   std::int64_t nonzeros = 0;
+  int max_halo_rows = 0;  // over all ranks: the halo room of every operand block
   SparseFormat format = SparseFormat::crs;
   CrsStorage<T> crs;    // empty when format is SELL-C-σ
   SellStorage<T> sell;  // empty when format is CRS

@@ -29,8 +29,8 @@ T random_entry(std::uint64_t seed, std::int64_t row, int col) {
 
 template <class T>
 void require_same_rows(const MultiVector<T>& x, const MultiVector<T>& y, const char* what) {
-  // The global order is the same on every rank, so all ranks throw together.
-  if (x.layout().global_rows != y.layout().global_rows || x.local_rows() != y.local_rows())
+  // The partition key is the same on every rank, so all ranks throw together.
+  if (x.layout().partition_key != y.layout().partition_key)
     throw Error(ErrorCode::invalid_argument, std::string(what) + ": blocks have different rows");
 }
 

@@ -141,6 +141,18 @@ TEST(SparseKernels, WrongOperandLayoutIsAnError) {
               aug_spmmv(a, 1.0, 0.0, x, 0.0, x, std::span<double>(d), std::span<double>(d));
             }).code(),
             ErrorCode::invalid_argument);
+  // A block of a matrix with other row blocks: rejected on every rank (no rank waits
+  // for a halo exchange the others never start).
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1) {
+    const auto [first2, local2] = my_rows(2);
+    const Matrix<double> b = random_matrix<double>(MPI_COMM_WORLD, kOrder, kSeed, first2, local2);
+    MultiVector<double> other(b.vector_layout(), 2), y(a.vector_layout(), 2);
+    EXPECT_EQ(tseig::test::error_of([&] { spmmv(a, other, y); }).code(),
+              ErrorCode::invalid_argument);
+    EXPECT_EQ(tseig::test::error_of([&] { gram(other, y); }).code(), ErrorCode::invalid_argument);
+  }
 }
 
 }  // namespace

@@ -125,7 +125,8 @@ TEST(SparseMultiVector, RandomBlockIsTheSameForAnyRankCount) {
   x.fill_random(42);
   const auto all = gather_rows(x);
   // A single-rank layout of the same rows gives the same block.
-  VectorLayout whole{MPI_COMM_SELF, a.rows(), 0, static_cast<int>(a.rows()), 0};
+  const VectorLayout whole{
+      .comm = MPI_COMM_SELF, .global_rows = a.rows(), .local_rows = static_cast<int>(a.rows())};
   MultiVector<std::complex<double>> single(whole, 3);
   single.fill_random(42);
   for (std::int64_t r = 0; r < a.rows(); ++r)

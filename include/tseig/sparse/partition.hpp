@@ -22,6 +22,8 @@ struct TSEIG_API RowPartition {
   std::int64_t count(int rank) const { return offsets[rank + 1] - offsets[rank]; }
   /// The rank owning global row `row` (0 <= row < rows()).
   int owner(std::int64_t row) const;
+  /// A hash of the offsets: equal on every rank, and equal for equal partitions.
+  std::uint64_t key() const;
 };
 
 /// Collective: the partition in which every rank owns the `local_rows` it passes.
@@ -35,10 +37,13 @@ TSEIG_API RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
                                              std::span<const double> weights = {});
 
 /// How a block vector's rows are laid out on this rank: its own rows, then room for
-/// the halo (the remote rows a matrix reads), which the kernels fill.
+/// the halo (the remote rows a matrix reads), which the kernels fill. partition_key and
+/// halo_rows (the most any rank needs) are the same on every rank, so a kernel that
+/// rejects an operand does so on every rank.
 struct VectorLayout {
   MPI_Comm comm = MPI_COMM_NULL;
   std::int64_t global_rows = 0;
+  std::uint64_t partition_key = 0;
   std::int64_t first_row = 0;
   int local_rows = 0;
   int halo_rows = 0;

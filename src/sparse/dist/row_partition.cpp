@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "sparse/random.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/partition.hpp"
 
@@ -12,6 +13,12 @@ namespace tseig::sparse {
 int RowPartition::owner(std::int64_t row) const {
   const auto it = std::upper_bound(offsets.begin(), offsets.end(), row);
   return static_cast<int>(it - offsets.begin()) - 1;
+}
+
+std::uint64_t RowPartition::key() const {
+  std::uint64_t h = 0;
+  for (std::int64_t o : offsets) h = mix64(h ^ static_cast<std::uint64_t>(o));
+  return h;
 }
 
 RowPartition partition_from_counts(MPI_Comm comm, std::int64_t local_rows) {

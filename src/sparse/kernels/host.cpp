@@ -14,15 +14,16 @@ namespace {
 
 template <class T>
 void require_operand(const Matrix<T>& a, const MultiVector<T>& x, const char* what) {
+  // Only values equal on every rank are compared, so every rank throws or none does.
   const VectorLayout& l = x.layout();
-  if (l.global_rows != a.rows() || l.local_rows != a.local_rows() || l.halo_rows < a.halo_rows())
+  if (l.partition_key != a.partition().key() || l.halo_rows < a.data().max_halo_rows)
     throw Error(ErrorCode::invalid_argument,
                 std::string(what) + ": operand block does not have the matrix's vector layout");
 }
 
 template <class T>
 void require_rows(const Matrix<T>& a, const MultiVector<T>& y, int cols, const char* what) {
-  if (y.layout().global_rows != a.rows() || y.local_rows() != a.local_rows() || y.cols() != cols)
+  if (y.layout().partition_key != a.partition().key() || y.cols() != cols)
     throw Error(ErrorCode::invalid_argument,
                 std::string(what) + ": blocks differ in rows or width");
 }
