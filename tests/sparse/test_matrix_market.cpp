@@ -111,6 +111,13 @@ TEST(SparseMatrixMarket, BadFilesRaiseOnEveryRank) {
   EXPECT_EQ(missing.code(), ErrorCode::io_error);
 }
 
+TEST(SparseMatrixMarket, ReadsEmptyMatrixWithoutFinalNewline) {
+  TempFile file("%%MatrixMarket matrix coordinate real general\n3 3 0");
+  const auto a = read_matrix_market<double>(MPI_COMM_WORLD, file.path());
+  EXPECT_EQ(a.rows(), 3);
+  EXPECT_EQ(a.nonzeros(), 0);
+}
+
 TEST(SparseMatrixMarket, AcceptsHermitianGeneralFile) {
   TempFile file(
       "%%MatrixMarket matrix coordinate complex general\n2 2 3\n1 2 1 2\n2 1 1 -2\n2 2 5 0\n");

@@ -83,12 +83,12 @@ CoordinateHeader read_coordinate_header(const std::string& path) {
     if (t.size() != 3 || !parse(t[0], h.rows) || !parse(t[1], h.cols) || !parse(t[2], h.entries) ||
         h.rows < 0 || h.cols < 0 || h.entries < 0)
       fail(ErrorCode::io_error, path, "size line must be 'rows cols entries'");
-    h.data_offset = static_cast<std::int64_t>(in.tellg());
-    if (h.data_offset < 0) h.data_offset = 0;  // size line ends the file
+    const std::int64_t after_size_line = static_cast<std::int64_t>(in.tellg());
     in.clear();
     in.seekg(0, std::ios::end);
     h.file_size = static_cast<std::int64_t>(in.tellg());
-    h.data_offset = std::min(h.data_offset, h.file_size);
+    // tellg fails when the size line ends the file without a newline: no entries follow.
+    h.data_offset = after_size_line < 0 ? h.file_size : std::min(after_size_line, h.file_size);
     return h;
   }
   fail(ErrorCode::io_error, path, "no size line");
