@@ -1,0 +1,55 @@
+#pragma once
+// Test and benchmark matrices, generated in parallel: every rank makes only its own rows.
+// Rows are balanced by nonzeros over the ranks, in proportion to `weights` (one per rank;
+// empty: equal). Collective.
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+
+#include "tseig/export.hpp"
+#include "tseig/sparse/matrix.hpp"
+
+namespace tseig::sparse {
+
+/// 7-point Laplacian on an nx × ny × nz grid with Dirichlet boundaries: 6 on the
+/// diagonal, −1 per neighbour; row x + nx·(y + ny·z). Eigenvalues Σ_d 2 − 2cos(π k_d/(n_d+1)).
+template <class T>
+TSEIG_API Matrix<T> laplacian_3d(MPI_Comm comm, std::int64_t nx, std::int64_t ny, std::int64_t nz,
+                                 const SparseTuneParameters& tune = {},
+                                 std::span<const double> weights = {});
+
+/// 5-point Laplacian on a periodic nx × ny grid: eigenvalues Σ_d 2 − 2cos(2π k_d/n_d).
+template <class T>
+TSEIG_API Matrix<T> laplacian_2d_periodic(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
+                                          const SparseTuneParameters& tune = {},
+                                          std::span<const double> weights = {});
+
+/// Nearest-neighbour hopping (−1) on a periodic honeycomb lattice of nx × ny cells with
+/// two sites each (row 2·(x + nx·y) + sublattice): eigenvalues
+/// ±|1 + e^{2πi a/nx} + e^{2πi b/ny}|.
+template <class T>
+TSEIG_API Matrix<T> graphene(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
+                             const SparseTuneParameters& tune = {},
+                             std::span<const double> weights = {});
+
+/// The 3D topological-insulator model of the KPM and ChebFD papers (Kreutzer et al.,
+/// Pieper et al.): 4 orbitals per site of an nx × ny × nz lattice, periodic in x and y,
+/// open in z,
+///   H = −t Σ_{n, j=1..3} [ψ†_{n+e_j} (Γ¹ − iΓ^{j+1})/2 ψ_n + h.c.] + Σ_n ψ†_n (V_n + 2Γ¹) ψ_n
+/// with Γ¹ = τ_z ⊗ 1, Γ^{j+1} = τ_x ⊗ σ_j, and on-site disorder V_n uniform in
+/// [−disorder/2, disorder/2] (a function of (seed, n) only). 13 entries per bulk row.
+struct TopologicalInsulator {
+  std::int64_t nx = 8, ny = 8, nz = 8;
+  double hopping = 1.0;  // t
+  double disorder = 0.0;
+  std::uint64_t seed = 0;
+};
+
+/// The topological-insulator Hamiltonian (complex Hermitian; T complex).
+template <class T>
+TSEIG_API Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model,
+                                          const SparseTuneParameters& tune = {},
+                                          std::span<const double> weights = {});
+
+}  // namespace tseig::sparse

@@ -1,0 +1,31 @@
+#pragma once
+// SparseTuneParameters: the performance knobs of the sparse layer, one struct (it will
+// become a member of the library-wide TuneParameters). Defaults are reasoned, not yet
+// measured; the tuner will replace them per machine.
+
+namespace tseig::sparse {
+
+/// Local storage of a distributed sparse matrix.
+enum class SparseFormat {
+  crs,           ///< compressed row storage
+  sell_c_sigma,  ///< SELL-C-σ: chunks of C rows stored column-wise, rows sorted by length
+                 ///< within windows of σ rows
+};
+
+struct SparseTuneParameters {
+  /// Local storage format. CRS: with block vectors the kernels vectorize across the block
+  /// width, so CRS loses nothing on CPUs; SELL-C-σ is the layout GPUs want.
+  SparseFormat format = SparseFormat::crs;
+  /// SELL-C-σ chunk height C: rows processed together (32 = one GPU warp; also a
+  /// multiple of every CPU SIMD width).
+  int sell_chunk = 32;
+  /// SELL-C-σ sorting window σ (a multiple of C): rows are sorted by length inside
+  /// windows of σ rows, so chunks need little zero padding while the row order (and with
+  /// it the access pattern to the vectors) stays local.
+  int sell_sigma = 256;
+  /// Block width nb in which solvers process their block vectors (the kernels take any
+  /// width; 1, 2, 4, 8, 16, 32, 64 have specialised code).
+  int block_width = 16;
+};
+
+}  // namespace tseig::sparse

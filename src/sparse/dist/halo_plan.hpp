@@ -1,0 +1,50 @@
+#pragma once
+// The halo-exchange plan of a row-distributed matrix, built once: which of my rows each
+// neighbour reads, and from which neighbour each halo row comes. HaloExchange moves the
+// rows of a block vector by non-blocking MPI, so the caller computes meanwhile.
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tseig/sparse/partition.hpp"
+
+namespace tseig::sparse {
+
+struct HaloPlan {
+  std::vector<int> send_ranks;
+  std::vector<int>
+      send_offsets;  // send_rows[send_offsets[k], send_offsets[k+1]) go to send_ranks[k]
+  std::vector<std::int32_t> send_rows;  // local rows
+  std::vector<int> recv_ranks;
+  std::vector<int>
+      recv_offsets;  // halo rows [recv_offsets[k], recv_offsets[k+1]) come from recv_ranks[k]
+
+  int halo_rows() const { return recv_offsets.empty() ? 0 : recv_offsets.back(); }
+};
+
+/// Collective: the plan for the sorted, distinct remote columns `halo` (global indices).
+HaloPlan make_halo_plan(MPI_Comm comm, const RowPartition& partition,
+                        std::span<const std::int64_t> halo);
+
+/// One exchange of the halo rows of a row-major block (local rows, then halo rows; row
+/// stride ld, nb columns). begin() posts every receive and send; finish() waits and
+/// stores the received rows. Both are called on every rank of the plan.
+template <class T>
+class HaloExchange {
+ public:
+  HaloExchange(MPI_Comm comm, const HaloPlan& plan, T* x, int local_rows, int ld, int nb);
+  void begin();
+  void finish();
+
+ private:
+  MPI_Comm comm_;
+  const HaloPlan& plan_;
+  T* x_;
+  int local_rows_, ld_, nb_;
+  std::vector<T> send_, recv_;
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace tseig::sparse

@@ -1,0 +1,175 @@
+// Distributed Matrix Market reader: each rank parses one byte range of the entries,
+// the entries travel to equal row slices (where per-row counts give the balanced
+// partition), then to their final owners, where the CSR rows are assembled. The
+// Hermitian check sends each entry's mirror image to the owner of its column.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/instantiate.hpp"
+#include "sparse/io/coordinate_file.hpp"
+#include "tseig/error.hpp"
+#include "tseig/sparse/matrix_market.hpp"
+#include "tseig/types.hpp"
+
+namespace tseig::sparse {
+
+namespace {
+
+/// Runs f(); an Error on any rank becomes the same Error on every rank.
+template <class F>
+auto on_every_rank(MPI_Comm comm, F&& f) {
+  decltype(f()) result{};
+  collectively(comm, [&] { result = f(); });
+  return result;
+}
+
+/// Sends every entry to the rank that owns its row in `p`.
+template <class T>
+std::vector<Entry<T>> send_to_row_owners(MPI_Comm comm, const RowPartition& p,
+                                         std::vector<Entry<T>> entries) {
+  const int ranks = p.ranks();
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry<T>& a, const Entry<T>& b) { return a.row < b.row; });
+  std::vector<int> send(ranks, 0), recv(ranks, 0), sdispl(ranks + 1, 0), rdispl(ranks + 1, 0);
+  for (const Entry<T>& e : entries) send[p.owner(e.row)] += sizeof(Entry<T>);
+  MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm);
+  for (int r = 0; r < ranks; ++r) {
+    sdispl[r + 1] = sdispl[r] + send[r];
+    rdispl[r + 1] = rdispl[r] + recv[r];
+  }
+  std::vector<Entry<T>> mine(rdispl[ranks] / sizeof(Entry<T>));
+  MPI_Alltoallv(entries.data(), send.data(), sdispl.data(), MPI_BYTE, mine.data(), recv.data(),
+                rdispl.data(), MPI_BYTE, comm);
+  return mine;
+}
+
+bool by_position(std::int64_t r1, std::int64_t c1, std::int64_t r2, std::int64_t c2) {
+  return r1 != r2 ? r1 < r2 : c1 < c2;
+}
+
+/// Sorted by (row, col) with repeats summed.
+template <class T>
+void sort_and_merge(std::vector<Entry<T>>& e) {
+  std::sort(e.begin(), e.end(), [](const Entry<T>& a, const Entry<T>& b) {
+    return by_position(a.row, a.col, b.row, b.col);
+  });
+  std::size_t out = 0;
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    if (out > 0 && e[out - 1].row == e[k].row && e[out - 1].col == e[k].col)
+      e[out - 1].value += e[k].value;
+    else
+      e[out++] = e[k];
+  }
+  e.resize(out);
+}
+
+/// True when some mirror image (j, i, conj v) of a local entry (i, j, v) differs from
+/// the entry stored at (j, i) by more than rounding. `mine` is sorted and merged.
+template <class T>
+bool breaks_hermitian_symmetry(MPI_Comm comm, const RowPartition& p,
+                               const std::vector<Entry<T>>& mine) {
+  std::vector<Entry<T>> mirrors;
+  for (const Entry<T>& e : mine) mirrors.push_back({e.col, e.row, conj_if_complex(e.value)});
+  std::vector<Entry<T>> arrived = send_to_row_owners(comm, p, std::move(mirrors));
+  sort_and_merge(arrived);
+  // Walk both sorted lists; an entry missing on one side is a zero there.
+  const double tol = 64 * std::numeric_limits<real_t<T>>::epsilon();
+  std::size_t a = 0, b = 0;
+  while (a < mine.size() || b < arrived.size()) {
+    T x(0), y(0);
+    double scale = 0;
+    const bool take_a =
+        a < mine.size() && (b == arrived.size() ||
+                            !by_position(arrived[b].row, arrived[b].col, mine[a].row, mine[a].col));
+    const bool take_b = b < arrived.size() &&
+                        (a == mine.size() ||
+                         !by_position(mine[a].row, mine[a].col, arrived[b].row, arrived[b].col));
+    if (take_a) x = mine[a++].value;
+    if (take_b) y = arrived[b++].value;
+    scale = std::max(std::abs(x), std::abs(y));
+    if (std::abs(x - y) > tol * scale) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+template <class T>
+Matrix<T> read_matrix_market(MPI_Comm comm, const std::string& path, bool require_hermitian,
+                             const SparseTuneParameters& tune, std::span<const double> weights) {
+  using Symmetry = CoordinateHeader::Symmetry;
+  int ranks = 0, me = 0;
+  MPI_Comm_size(comm, &ranks);
+  MPI_Comm_rank(comm, &me);
+  const CoordinateHeader h = on_every_rank(comm, [&] {
+    CoordinateHeader header = read_coordinate_header(path);
+    if (header.rows != header.cols)
+      throw Error(ErrorCode::io_error, "Matrix Market " + path + ": the matrix is not square");
+    if (header.field == CoordinateHeader::Field::complex && !is_complex_v<T>)
+      throw Error(ErrorCode::io_error,
+                  "Matrix Market " + path + ": complex entries cannot be read into a real type");
+    return header;
+  });
+
+  const std::int64_t span = h.file_size - h.data_offset;
+  const std::int64_t first = h.data_offset + span * me / ranks;
+  const std::int64_t last = h.data_offset + span * (me + 1) / ranks;
+  std::int64_t lines = 0;
+  std::vector<Entry<T>> listed =
+      on_every_rank(comm, [&] { return read_coordinate_entries<T>(path, h, first, last, &lines); });
+  MPI_Allreduce(MPI_IN_PLACE, &lines, 1, MPI_INT64_T, MPI_SUM, comm);
+  raise_if_any(comm, lines != h.entries, ErrorCode::io_error,
+               "Matrix Market " + path + ": the header announces " + std::to_string(h.entries) +
+                   " entries, the file lists " + std::to_string(lines));
+
+  // Symmetric and Hermitian files list the lower triangle; add the upper one.
+  std::vector<Entry<T>> entries;
+  bool upper = false;
+  for (const Entry<T>& e : listed) {
+    entries.push_back(e);
+    if (h.symmetry == Symmetry::general || e.row == e.col) continue;
+    upper = upper || e.col > e.row;
+    entries.push_back(
+        {e.col, e.row, h.symmetry == Symmetry::hermitian ? conj_if_complex(e.value) : e.value});
+  }
+  raise_if_any(comm, upper, ErrorCode::io_error,
+               "Matrix Market " + path +
+                   ": a symmetric or hermitian file lists an entry above "
+                   "the diagonal");
+
+  // Equal row slices first: there the per-row counts are known and give the partition
+  // (partition_by_nonzeros asks each rank about exactly this slice, rows·r/P onwards).
+  RowPartition slices;
+  for (int r = 0; r <= ranks; ++r) slices.offsets.push_back(h.rows * r / ranks);
+  std::vector<Entry<T>> sliced = send_to_row_owners(comm, slices, std::move(entries));
+  std::vector<int> per_row(slices.count(me), 0);
+  for (const Entry<T>& e : sliced) ++per_row[e.row - slices.first(me)];
+  const RowPartition p = partition_by_nonzeros(
+      comm, h.rows, [&](std::int64_t row) { return per_row[row - slices.first(me)]; }, weights);
+  std::vector<Entry<T>> mine = send_to_row_owners(comm, p, std::move(sliced));
+  sort_and_merge(mine);
+  if (require_hermitian)
+    raise_if_any(comm, breaks_hermitian_symmetry(comm, p, mine), ErrorCode::not_hermitian,
+                 "Matrix Market " + path + ": the matrix is not Hermitian");
+
+  std::vector<std::int64_t> ptr{0}, cols;
+  std::vector<T> vals;
+  std::size_t k = 0;
+  for (std::int64_t row = p.first(me); row < p.first(me + 1); ++row) {
+    for (; k < mine.size() && mine[k].row == row; ++k) {
+      cols.push_back(mine[k].col);
+      vals.push_back(mine[k].value);
+    }
+    ptr.push_back(static_cast<std::int64_t>(cols.size()));
+  }
+  return Matrix<T>(comm, h.rows, ptr, cols, vals, tune);
+}
+
+#define TSEIG_INSTANTIATE(T)                       \
+  template TSEIG_API Matrix<T> read_matrix_market( \
+      MPI_Comm, const std::string&, bool, const SparseTuneParameters&, std::span<const double>);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse

@@ -1,0 +1,57 @@
+// Spectral bounds by a few Lanczos steps without reorthogonalization: extreme Ritz
+// values converge first and never leave the spectrum; widening each by its residual
+// norm β_k|s_k| and a relative margin gives the interval KPM and ChebFD rescale to.
+#include <algorithm>
+#include <cmath>
+
+#include "core/blas/host.hpp"
+#include "core/instantiate.hpp"
+#include "tseig/error.hpp"
+#include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/kpm.hpp"
+
+namespace tseig::sparse {
+
+template <class T>
+SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std::uint64_t seed) {
+  raise_if_any(a.comm(), steps < 1 || !(margin >= 0) || a.rows() == 0, ErrorCode::invalid_argument,
+               "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
+  const VectorLayout layout = a.vector_layout();
+  MultiVector<T> q(layout, 1), previous(layout, 1), w(layout, 1);
+  q.fill_random(seed);
+  axpby(T(0), q, T(1.0 / column_norms(q)[0]), q);
+  std::vector<double> alpha, beta;  // beta[j]: coupling of q_j and q_{j+1}
+  const int k_max = static_cast<int>(std::min<std::int64_t>(steps, a.rows()));
+  for (int j = 0; j < k_max; ++j) {
+    spmmv(a, q, w);
+    alpha.push_back(std::real(column_dots(q, w)[0]));
+    axpby(T(-alpha.back()), q, T(1), w);
+    if (j > 0) axpby(T(-beta.back()), previous, T(1), w);
+    beta.push_back(column_norms(w)[0]);
+    if (beta.back() <= 1e-12 * std::abs(alpha.back()) || beta.back() == 0) break;  // invariant
+    previous.assign(q);
+    axpby(T(1.0 / beta.back()), w, T(0), q);
+  }
+  const int k = static_cast<int>(alpha.size());
+  std::vector<double> d = alpha, e(beta.begin(), beta.end() - 1),
+                      z(static_cast<std::size_t>(k) * k);
+  e.resize(std::max(k - 1, 1));
+  if (lapack::stedc<double>('I', k, d.data(), e.data(), z.data(), k) != 0)
+    throw Error(ErrorCode::numerical_failure, "spectral_bounds: tridiagonal eigensolver failed");
+  const double last_beta = beta.back();
+  const double lower = d.front() - last_beta * std::abs(z[k - 1]);
+  const double upper =
+      d.back() + last_beta * std::abs(z[static_cast<std::size_t>(k - 1) * k + k - 1]);
+  // A one-point spectrum (A = cI) still needs an interval of positive width.
+  const double width = upper - lower;
+  const double pad =
+      width > 0 ? margin * width : std::max(1.0, std::abs(upper)) * std::max(margin, 1e-3);
+  return {lower - pad, upper + pad};
+}
+
+#define TSEIG_INSTANTIATE(T) \
+  template TSEIG_API SpectralBounds spectral_bounds(const Matrix<T>&, int, double, std::uint64_t);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse

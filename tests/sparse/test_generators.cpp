@@ -1,0 +1,100 @@
+// The generators against their known spectra (dense LAPACK solve of the gathered
+// matrix), and the structure of the topological-insulator Hamiltonian.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numbers>
+
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+void expect_spectrum(std::vector<double> want, const std::vector<double>& got, double tol) {
+  std::sort(want.begin(), want.end());
+  ASSERT_EQ(want.size(), got.size());
+  for (std::size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(got[k], want[k], tol) << "k = " << k;
+}
+
+/// 2 − 2cos(π k/(n+1)), k = 1..n (Dirichlet) or 2 − 2cos(2π k/n), k = 0..n−1 (periodic).
+std::vector<double> chain_spectrum(int n, bool periodic) {
+  std::vector<double> s;
+  for (int k = 0; k < n; ++k)
+    s.push_back(2 - 2 * std::cos(periodic ? 2 * std::numbers::pi * k / n
+                                          : std::numbers::pi * (k + 1) / (n + 1)));
+  return s;
+}
+
+template <class T>
+class SparseGenerators : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseGenerators, tseig::test::ScalarTypes);
+
+TYPED_TEST(SparseGenerators, KnownSpectra) {
+  using T = TypeParam;
+  const double tol = 200 * tseig::test::eps<T>();
+  {
+    const auto a = laplacian_3d<T>(MPI_COMM_WORLD, 3, 4, 5);
+    std::vector<double> want;
+    for (double x : chain_spectrum(3, false))
+      for (double y : chain_spectrum(4, false))
+        for (double z : chain_spectrum(5, false)) want.push_back(x + y + z);
+    expect_spectrum(want, dense_spectrum(a), tol);
+  }
+  for (auto [nx, ny] : {std::pair{5, 6}, std::pair{2, 3}, std::pair{1, 4}}) {
+    const auto a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, nx, ny);
+    std::vector<double> want;
+    for (double x : chain_spectrum(nx, true))
+      for (double y : chain_spectrum(ny, true)) want.push_back(x + y);
+    expect_spectrum(want, dense_spectrum(a), tol);
+  }
+  {
+    const int nx = 4, ny = 3;
+    const auto a = graphene<T>(MPI_COMM_WORLD, nx, ny);
+    std::vector<double> want;
+    for (int p = 0; p < nx; ++p)
+      for (int q = 0; q < ny; ++q) {
+        const double e = std::abs(1.0 + std::polar(1.0, 2 * std::numbers::pi * p / nx) +
+                                  std::polar(1.0, 2 * std::numbers::pi * q / ny));
+        want.push_back(e);
+        want.push_back(-e);
+      }
+    expect_spectrum(want, dense_spectrum(a), tol);
+  }
+}
+
+TEST(SparseGenerators, TopologicalInsulatorIsHermitianWith13EntriesPerBulkRow) {
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = 4;
+  model.ny = 3;
+  model.nz = 3;
+  model.disorder = 1.5;
+  model.seed = 9;
+  const auto a = topological_insulator<T>(MPI_COMM_WORLD, model);
+  const std::int64_t n = a.rows(), sites = model.nx * model.ny * model.nz;
+  ASSERT_EQ(n, 4 * sites);
+  // Bulk rows 13 entries; rows of the two open z faces miss one z hop (2 entries).
+  EXPECT_EQ(a.nonzeros(), 52 * sites - 16 * model.nx * model.ny);
+  const std::vector<T> h = dense_of(a);
+  double asym = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      asym = std::max(asym, std::abs(h[i * n + j] - std::conj(h[j * n + i])));
+  EXPECT_LE(asym, 1e-15);
+  // Without disorder the spectrum is symmetric about 0 (particle–hole symmetry of the model).
+  model.disorder = 0;
+  auto w = dense_spectrum(topological_insulator<T>(MPI_COMM_WORLD, model));
+  for (std::size_t k = 0; k < w.size(); ++k) EXPECT_NEAR(w[k], -w[w.size() - 1 - k], 1e-12);
+  // The same matrix for any rank weights (disorder depends on the site only).
+  model.disorder = 1.5;
+  int p = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  std::vector<double> weights(p, 1.0);
+  weights[0] = 3.0;
+  EXPECT_EQ(dense_of(topological_insulator<T>(MPI_COMM_WORLD, model, {}, weights)), h);
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test

@@ -1,0 +1,159 @@
+// spmmv, aug_spmmv and chebfd_op against a dense reference on a random matrix with empty
+// rows, one-entry rows and rows whose entries are all remote; widths with and without
+// specialised code; equal and unequal row blocks, ranks without rows; CRS and SELL-C-σ.
+#include <gtest/gtest.h>
+
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+constexpr std::int64_t kOrder = 37;
+constexpr std::uint64_t kSeed = 11;
+
+/// My first row and row count for partition variant v: equal blocks, unequal blocks with
+/// rank 0 empty, everything on the last rank.
+std::pair<std::int64_t, std::int64_t> my_rows(int variant) {
+  int ranks = 0, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  std::vector<std::int64_t> cut(ranks + 1, 0);
+  std::int64_t total_weight = 0;
+  std::vector<std::int64_t> w(ranks);
+  for (int r = 0; r < ranks; ++r) {
+    w[r] = variant == 0 ? 1 : variant == 1 ? (r == 0 && ranks > 1 ? 0 : r + 1) : r == ranks - 1;
+    total_weight += w[r];
+  }
+  std::int64_t acc = 0;
+  for (int r = 0; r < ranks; ++r) {
+    acc += w[r];
+    cut[r + 1] = kOrder * acc / total_weight;
+  }
+  return {cut[me], cut[me + 1] - cut[me]};
+}
+
+std::vector<SparseTuneParameters> formats() {
+  SparseTuneParameters crs, sell_small, sell_warp;
+  sell_small.format = sell_warp.format = SparseFormat::sell_c_sigma;
+  sell_small.sell_chunk = 4;
+  sell_small.sell_sigma = 8;
+  sell_warp.sell_chunk = 32;
+  sell_warp.sell_sigma = 32;
+  return {crs, sell_small, sell_warp};
+}
+
+/// Row-major product of the dense n × n matrix and an n × nb block.
+template <class T>
+std::vector<T> dense_product(const std::vector<T>& a, const std::vector<T>& x, int nb) {
+  std::vector<T> y(kOrder * nb, T(0));
+  for (std::int64_t i = 0; i < kOrder; ++i)
+    for (std::int64_t c = 0; c < kOrder; ++c)
+      for (int k = 0; k < nb; ++k) y[i * nb + k] += a[i * kOrder + c] * x[c * nb + k];
+  return y;
+}
+
+/// Per-column Σ conj(a)·b of row-major blocks.
+template <class T>
+std::vector<T> dense_dots(const std::vector<T>& a, const std::vector<T>& b, int nb) {
+  std::vector<T> d(nb, T(0));
+  for (std::size_t i = 0; i < a.size(); ++i) d[i % nb] += conj_if_complex(a[i]) * b[i];
+  return d;
+}
+
+template <class T>
+double tolerance(const std::vector<T>& ref) {
+  double scale = 1;
+  for (const T& v : ref) scale = std::max(scale, static_cast<double>(std::abs(v)));
+  return 200 * tseig::test::eps<T>() * scale;
+}
+
+template <class T>
+class SparseKernels : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseKernels, tseig::test::ScalarTypes);
+
+TYPED_TEST(SparseKernels, MatchDenseReference) {
+  using T = TypeParam;
+  const std::vector<T> dense = random_dense<T>(kOrder, kSeed);
+  const T alpha = random_value<T>(1), beta = random_value<T>(2), gamma = random_value<T>(3),
+          c = random_value<T>(4);
+  for (int variant = 0; variant < 3; ++variant)
+    for (const SparseTuneParameters& tune : formats()) {
+      const auto [first, local] = my_rows(variant);
+      const Matrix<T> a = random_matrix<T>(MPI_COMM_WORLD, kOrder, kSeed, first, local, tune);
+      for (int nb : {1, 2, 3, 4, 5, 8, 16, 32, 64}) {
+        SCOPED_TRACE("variant " + std::to_string(variant) + ", chunk " +
+                     std::to_string(tune.sell_chunk) + ", nb " + std::to_string(nb));
+        // X is a view inside a wider block, so its row stride differs from its width.
+        MultiVector<T> wide(a.vector_layout(), nb + 3), y(a.vector_layout(), nb),
+            z(a.vector_layout(), nb);
+        wide.fill_random(5);
+        const MultiVector<T> x = wide.view(2, nb);
+        y.fill_random(6);
+        z.fill_random(7);
+        const std::vector<T> xg = gather_rows(x), yg = gather_rows(y), zg = gather_rows(z);
+        const std::vector<T> ax = dense_product(dense, xg, nb);
+
+        MultiVector<T> out(a.vector_layout(), nb);
+        spmmv(a, x, out);
+        EXPECT_LE(max_difference(gather_rows(out), ax), tolerance(ax));
+
+        for (const T g : {T(0), gamma}) {
+          std::vector<T> ref(ax.size()), xx(nb), yx(nb);
+          for (std::size_t k = 0; k < ax.size(); ++k)
+            ref[k] = alpha * (ax[k] - beta * xg[k]) + g * yg[k];
+          out.assign(y);
+          aug_spmmv(a, alpha, beta, x, g, out, std::span<T>(xx), std::span<T>(yx));
+          sum_over_ranks(MPI_COMM_WORLD, std::span<T>(xx));
+          sum_over_ranks(MPI_COMM_WORLD, std::span<T>(yx));
+          EXPECT_LE(max_difference(gather_rows(out), ref), tolerance(ref));
+          const std::vector<T> xx_ref = dense_dots(xg, xg, nb), yx_ref = dense_dots(ref, xg, nb);
+          EXPECT_LE(max_difference(xx, xx_ref), tolerance(xx_ref));
+          EXPECT_LE(max_difference(yx, yx_ref), tolerance(yx_ref));
+        }
+
+        std::vector<T> w_ref(ax.size()), x_ref(ax.size()), eta(nb), mu(nb);
+        for (std::size_t k = 0; k < ax.size(); ++k) {
+          w_ref[k] = T(2) * alpha * (ax[k] - beta * xg[k]) - yg[k];
+          x_ref[k] = zg[k] + c * w_ref[k];
+        }
+        out.assign(y);
+        chebfd_op(a, alpha, beta, x, out, c, z, std::span<T>(eta), std::span<T>(mu));
+        sum_over_ranks(MPI_COMM_WORLD, std::span<T>(eta));
+        sum_over_ranks(MPI_COMM_WORLD, std::span<T>(mu));
+        EXPECT_LE(max_difference(gather_rows(out), w_ref), tolerance(w_ref));
+        EXPECT_LE(max_difference(gather_rows(z), x_ref), tolerance(x_ref));
+        const std::vector<T> eta_ref = dense_dots(w_ref, xg, nb), mu_ref = dense_dots(xg, xg, nb);
+        EXPECT_LE(max_difference(eta, eta_ref), tolerance(eta_ref));
+        EXPECT_LE(max_difference(mu, mu_ref), tolerance(mu_ref));
+      }
+    }
+}
+
+TEST(SparseKernels, WrongOperandLayoutIsAnError) {
+  const auto [first, local] = my_rows(0);
+  const Matrix<double> a = random_matrix<double>(MPI_COMM_WORLD, kOrder, kSeed, first, local);
+  MultiVector<double> x(a.vector_layout(), 2), narrow(a.vector_layout(), 1);
+  std::vector<double> d(1);
+  EXPECT_EQ(tseig::test::error_of([&] { spmmv(a, x, narrow); }).code(),
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(tseig::test::error_of([&] {
+              aug_spmmv(a, 1.0, 0.0, x, 0.0, x, std::span<double>(d), std::span<double>(d));
+            }).code(),
+            ErrorCode::invalid_argument);
+  // A block of a matrix with other row blocks: rejected on every rank (no rank waits
+  // for a halo exchange the others never start).
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1) {
+    const auto [first2, local2] = my_rows(2);
+    const Matrix<double> b = random_matrix<double>(MPI_COMM_WORLD, kOrder, kSeed, first2, local2);
+    MultiVector<double> other(b.vector_layout(), 2), y(a.vector_layout(), 2);
+    EXPECT_EQ(tseig::test::error_of([&] { spmmv(a, other, y); }).code(),
+              ErrorCode::invalid_argument);
+    EXPECT_EQ(tseig::test::error_of([&] { gram(other, y); }).code(), ErrorCode::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test

@@ -1,0 +1,104 @@
+// KPM: spectral bounds contain the spectrum, eigenvalue counts agree with a dense solve
+// within the stochastic error, moments do not depend on the rank count, and the density
+// of states integrates to the order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numbers>
+
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
+#include "tseig/sparse/kpm.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+/// Index k in [from, to) with the widest gap w[k] − w[k−1]: a cut KPM can resolve.
+int widest_gap(const std::vector<double>& w, int from, int to) {
+  int best = from;
+  for (int k = from; k < to; ++k)
+    if (w[k] - w[k - 1] > w[best] - w[best - 1]) best = k;
+  return best;
+}
+
+/// KPM count between two well-separated cuts of the spectrum against the exact count.
+template <class T>
+void expect_count_matches(const Matrix<T>& a) {
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  const int k1 = widest_gap(w, n / 6, n / 2), k2 = widest_gap(w, n / 2 + 1, 5 * n / 6);
+  const double lower = (w[k1 - 1] + w[k1]) / 2, upper = (w[k2 - 1] + w[k2]) / 2;
+  KpmOptions options;
+  options.moments = 400;
+  options.vectors = 32;
+  const KpmMoments m = kpm_moments(a, options);
+  EXPECT_LE(m.bounds.lower, w.front());
+  EXPECT_GE(m.bounds.upper, w.back());
+  const EigenvalueCount c = eigenvalue_count(m, lower, upper);
+  // 4 standard errors cover the stochastic part; the damping kernel's width at the
+  // cuts (resolution ≈ π·half_width/M, smaller than the gaps here) adds little.
+  EXPECT_NEAR(c.count, k2 - k1, 4 * c.error + 0.1) << "error " << c.error;
+  EXPECT_GT(c.error, 0);
+}
+
+template <class T>
+class SparseKpm : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseKpm, tseig::test::ScalarTypes);
+
+TYPED_TEST(SparseKpm, CountsMatchDenseSolve) {
+  using T = TypeParam;
+  expect_count_matches(laplacian_2d_periodic<T>(MPI_COMM_WORLD, 9, 7));
+  expect_count_matches(graphene<T>(MPI_COMM_WORLD, 6, 5));
+  expect_count_matches(laplacian_3d<T>(MPI_COMM_WORLD, 4, 5, 3));
+  if constexpr (is_complex_v<T>) {
+    TopologicalInsulator model;
+    model.nx = model.ny = 3;
+    model.nz = 2;
+    model.disorder = 2;
+    expect_count_matches(topological_insulator<T>(MPI_COMM_WORLD, model));
+  }
+}
+
+TEST(SparseKpm, MomentsDoNotDependOnRankCount) {
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = model.ny = 4;
+  model.nz = 3;
+  model.disorder = 1;
+  KpmOptions options;
+  options.moments = 64;
+  options.vectors = 4;
+  const KpmMoments all = kpm_moments(topological_insulator<T>(MPI_COMM_WORLD, model), options);
+  const KpmMoments one = kpm_moments(topological_insulator<T>(MPI_COMM_SELF, model), options);
+  EXPECT_NEAR(all.center, one.center, 1e-12);
+  EXPECT_NEAR(all.half_width, one.half_width, 1e-12);
+  ASSERT_EQ(all.per_vector.size(), one.per_vector.size());
+  for (std::size_t k = 0; k < all.per_vector.size(); ++k)
+    EXPECT_NEAR(all.per_vector[k], one.per_vector[k],
+                1e-10 * static_cast<double>(all.per_vector[0]));
+}
+
+TEST(SparseKpm, DensityIntegratesToOrderAndDampingStartsAtOne) {
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 6, 5, 4);
+  KpmOptions options;
+  options.moments = 128;
+  const KpmMoments m = kpm_moments(a, options);
+  EXPECT_NEAR(m.mean[0], static_cast<double>(a.rows()), 1e-9);  // ±1 entries: ⟨r|r⟩ = n
+  // Gauss–Chebyshev quadrature on the DOS nodes is exact for these polynomials.
+  const int points = 256;
+  const DensityOfStates dos = density_of_states(m, points);
+  double integral = 0;
+  for (int p = 0; p < points; ++p) {
+    const double x = (dos.energy[p] - m.center) / m.half_width;
+    integral += dos.density[p] * m.half_width * std::sqrt(1 - x * x) * std::numbers::pi / points;
+  }
+  EXPECT_NEAR(integral, static_cast<double>(a.rows()), 1e-8 * static_cast<double>(a.rows()));
+  EXPECT_TRUE(std::is_sorted(dos.energy.begin(), dos.energy.end()));
+  const std::vector<double> g = jackson_damping(128);
+  EXPECT_NEAR(g[0], 1.0, 1e-14);
+  for (std::size_t k = 1; k < g.size(); ++k) EXPECT_LT(g[k], g[k - 1]);
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test

@@ -1,0 +1,137 @@
+// Matrix construction (partition, halo, errors on every rank) and the block-vector
+// operations of MultiVector.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+int rank_count() {
+  int p = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+int my_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+TEST(SparseMatrix, PartitionFollowsWeights) {
+  const int p = rank_count();
+  std::vector<double> weights(p);
+  for (int r = 0; r < p; ++r) weights[r] = r == 0 && p > 1 ? 0.0 : r + 1.0;
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 10, 10, 10, {}, weights);
+  EXPECT_EQ(a.rows(), 1000);
+  EXPECT_EQ(a.nonzeros(), 1000 * 7 - 6 * 100);
+  if (p > 1 && my_rank() == 0) {
+    EXPECT_EQ(a.local_rows(), 0);
+  }
+  const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  const double want = static_cast<double>(a.nonzeros()) * weights[my_rank()] / sum;
+  EXPECT_NEAR(static_cast<double>(a.local_nonzeros()), want, 7.0);
+}
+
+TEST(SparseMatrix, BadInputRaisesOnEveryRank) {
+  // Only the last rank passes bad data; every rank must see the error.
+  const bool last = my_rank() == rank_count() - 1;
+  const std::int64_t n = rank_count();
+  std::vector<std::int64_t> ptr{0, 1}, cols{last ? n : 0};
+  std::vector<double> vals{1.0};
+  auto build = [&] { Matrix<double>(MPI_COMM_WORLD, n, ptr, cols, vals); };
+  EXPECT_EQ(tseig::test::error_of(build).code(), ErrorCode::invalid_argument);
+  cols[0] = 0;
+  vals[0] = last ? std::nan("") : 1.0;
+  EXPECT_EQ(tseig::test::error_of(build).code(), ErrorCode::not_finite);
+  vals[0] = 1.0;
+  ptr[1] = last ? 2 : 1;
+  EXPECT_EQ(tseig::test::error_of(build).code(), ErrorCode::invalid_argument);
+  ptr[1] = 1;
+  EXPECT_EQ(
+      tseig::test::error_of([&] { Matrix<double>(MPI_COMM_WORLD, n + 1, ptr, cols, vals); }).code(),
+      ErrorCode::invalid_argument);
+  SparseTuneParameters sell;
+  sell.format = SparseFormat::sell_c_sigma;
+  sell.sell_sigma = 3;
+  sell.sell_chunk = 2;
+  EXPECT_EQ(tseig::test::error_of([&] {
+              Matrix<double>(MPI_COMM_WORLD, n, ptr, cols, vals, sell);
+            }).code(),
+            ErrorCode::invalid_argument);
+}
+
+TEST(SparseMatrix, HaloHoldsExactlyTheRemoteColumns) {
+  // 1D chain: every rank with rows reads one row from each neighbouring rank with rows.
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 64, 1, 1);
+  const bool has_left = a.first_row() > 0 && a.local_rows() > 0;
+  const bool has_right = a.first_row() + a.local_rows() < a.rows() && a.local_rows() > 0;
+  EXPECT_EQ(a.halo_rows(), static_cast<int>(has_left) + static_cast<int>(has_right));
+}
+
+template <class T>
+class SparseMultiVector : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseMultiVector, tseig::test::ScalarTypes);
+
+TYPED_TEST(SparseMultiVector, BlockOperationsMatchDense) {
+  using T = TypeParam;
+  const auto a = laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 3);
+  const int m = 3, n = 5;
+  MultiVector<T> x(a.vector_layout(), m), y(a.vector_layout(), n);
+  x.fill_random(1);
+  y.fill_random(2);
+  const std::vector<T> xg = gather_rows(x), yg = gather_rows(y);
+  const std::int64_t rows = a.rows();
+  const double tol = 100 * tseig::test::eps<T>() * static_cast<double>(rows);
+
+  const std::vector<T> g = gram(x, y);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      T ref(0);
+      for (std::int64_t r = 0; r < rows; ++r) ref += conj_if_complex(xg[r * m + i]) * yg[r * n + j];
+      EXPECT_LE(std::abs(g[i + j * m] - ref), tol);
+    }
+  const std::vector<real_t<T>> norms = column_norms(y);
+  for (int j = 0; j < n; ++j)  // entries have modulus 1
+    EXPECT_NEAR(norms[j], std::sqrt(static_cast<double>(rows)), tol);
+
+  std::vector<T> s(m * n);
+  for (std::size_t k = 0; k < s.size(); ++k) s[k] = random_value<T>(k);
+  multiply(x, std::span<const T>(s), y);
+  const std::vector<T> product = gather_rows(y);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (int j = 0; j < n; ++j) {
+      T ref(0);
+      for (int i = 0; i < m; ++i) ref += xg[r * m + i] * s[i + j * m];
+      EXPECT_LE(std::abs(product[r * n + j] - ref), tol);
+    }
+
+  const MultiVector<T> x0 = x.view(0, 1), x2 = x.view(2, 1);
+  axpby(T(2), x0, T(-1), x2);
+  const std::vector<T> updated = gather_rows(x);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    EXPECT_LE(std::abs(updated[r * m + 2] - (T(2) * xg[r * m] - xg[r * m + 2])), tol);
+    EXPECT_EQ(updated[r * m + 1], xg[r * m + 1]);
+  }
+}
+
+TEST(SparseMultiVector, RandomBlockIsTheSameForAnyRankCount) {
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 7, 5, 3);
+  MultiVector<std::complex<double>> x(a.vector_layout(), 3);
+  x.fill_random(42);
+  const auto all = gather_rows(x);
+  // A single-rank layout of the same rows gives the same block.
+  const VectorLayout whole{
+      .comm = MPI_COMM_SELF, .global_rows = a.rows(), .local_rows = static_cast<int>(a.rows())};
+  MultiVector<std::complex<double>> single(whole, 3);
+  single.fill_random(42);
+  for (std::int64_t r = 0; r < a.rows(); ++r)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(all[r * 3 + j], single(static_cast<int>(r), j));
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test
