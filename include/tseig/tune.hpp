@@ -1,10 +1,12 @@
 #pragma once
-// TuneParameters: every performance knob of the dense solver in one struct, with the
-// defaults measured so far. They change speed, never results beyond rounding; the
-// autotuner searches exactly this struct. Set them per solver through
-// EigensolverOptions::tune, by name through tseig_set_int (C, Fortran) or as
+// TuneParameters: every performance knob of tseig in one struct, with the defaults
+// measured so far. They change speed, never results beyond rounding; the autotuner
+// searches exactly this struct. Set them per solver through EigensolverOptions::tune;
+// the dense ones (tune_fields) also by name through tseig_set_int (C, Fortran) or as
 // tseig-solve --tune NAME=VALUE.
 #include <string_view>
+
+#include "tseig/sparse/tune.hpp"
 
 namespace tseig {
 
@@ -33,7 +35,8 @@ struct TuneParameters {
   /// when a solve starts; -1 leaves the process-wide limit as it is (TSEIG_CACHE_MB or a
   /// quarter of the physical memory).
   int cache_limit_mb = -1;
-  // Knobs of the sparse front-ends will live in a `sparse` member struct here.
+  /// The sparse layer's knobs (storage format, SELL-C-σ's C and σ, block width).
+  sparse::SparseTuneParameters sparse;
 
   bool operator==(const TuneParameters&) const = default;
 };

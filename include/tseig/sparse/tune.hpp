@@ -1,6 +1,6 @@
 #pragma once
-// SparseTuneParameters: the performance knobs of the sparse layer, one struct (it will
-// become a member of the library-wide TuneParameters). Defaults are reasoned, not yet
+// SparseTuneParameters: the performance knobs of the sparse layer, the `sparse` member of
+// the library-wide TuneParameters (tseig/tune.hpp). Defaults are reasoned, not yet
 // measured; the tuner will replace them per machine.
 
 namespace tseig::sparse {
@@ -26,6 +26,8 @@ struct SparseTuneParameters {
   /// Block width nb in which solvers process their block vectors (the kernels take any
   /// width; 1, 2, 4, 8, 16, 32, 64 have specialised code).
   int block_width = 16;
+
+  bool operator==(const SparseTuneParameters&) const = default;
 };
 
 }  // namespace tseig::sparse
