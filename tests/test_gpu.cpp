@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/blas/cuda.hpp"
 #include "tseig/device.hpp"
+#include "tseig/error.hpp"
 #include "tseig/version.hpp"
 
 namespace {
@@ -57,4 +59,21 @@ TEST(Gpu, DevicePropertiesArePlausible) {
     EXPECT_GE(d.minor, 0) << d.name;
     EXPECT_GT(d.multiprocessors, 0) << d.name;
   }
+}
+
+// No CUDA implementation is compiled in yet: every CUDA entry point exists and answers
+// with Error(unsupported) naming itself and gpu::status()'s reason, never a crash.
+TEST(Gpu, DeviceHooksRaiseUnsupportedWithTheReason) {
+  tseig::cuda::Context ctx;
+  double a = 1, b = 1, c = 0;
+  try {
+    tseig::cuda::blas::gemm(ctx, 'N', 'N', 1, 1, 1, 1.0, &a, 1, &b, 1, 0.0, &c, 1);
+    FAIL() << "cuda::blas::gemm returned";
+  } catch (const tseig::Error& e) {
+    EXPECT_EQ(e.code(), tseig::ErrorCode::unsupported);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cuda::blas::gemm"), std::string::npos) << what;
+    EXPECT_NE(what.find(tseig::gpu::status()), std::string::npos) << what;
+  }
+  EXPECT_EQ(c, 0.0);
 }
