@@ -5,8 +5,8 @@
 #include <complex>
 #include <string>
 
-#include "core/instantiate.hpp"
 #include "core/blas/scalapack.hpp"
+#include "core/instantiate.hpp"
 #include "runners.hpp"
 #include "tseig/error.hpp"
 #include "tseig/generalized.hpp"

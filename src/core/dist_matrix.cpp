@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <string>
 
+#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "core/blas/scalapack.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {

@@ -8,8 +8,8 @@
 #include <numbers>
 #include <string>
 
-#include "core/instantiate.hpp"
 #include "core/blas/scalapack.hpp"
+#include "core/instantiate.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::generate {
