@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
 #include "tseig/export.hpp"
 
 namespace tseig {

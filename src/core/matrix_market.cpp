@@ -3,7 +3,9 @@
 // needs memory for the full matrix); write() gathers to rank 0 the same way. Parse
 // errors are agreed on collectively so that every rank throws the same io_error.
 #include "tseig/matrix_market.hpp"
+
 #include "core/instantiate.hpp"
+#include "core/matrix_market_banner.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -24,12 +26,6 @@ namespace {
 using Symmetry = Header::Symmetry;
 using Tokens = std::vector<std::string_view>;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 Tokens split(const std::string& line) {
   Tokens tokens;
   const char* blanks = " \t\r\n\v\f";
@@ -49,9 +45,9 @@ class LineReader {
   }
 
   // The first line as it is (the banner starts with '%', so next() would skip it).
-  bool first(Tokens& tokens) {
+  bool first(std::string& line) {
     if (!read_line()) return false;
-    tokens = split(line_);
+    line = line_;
     return true;
   }
 
@@ -124,33 +120,20 @@ int to_size(std::string_view token, const char* what, const LineReader& in) {
 FileHeader parse_header(LineReader& in) {
   FileHeader file;
   Header& h = file.header;
-  Tokens t;
-  const char* banner = "'%%MatrixMarket matrix <array|coordinate> <field> <symmetry>'";
-  if (!in.first(t)) in.fail(std::string("the file is empty; expected the banner ") + banner);
-  if (t.size() != 5 || lower(t[0]) != "%%matrixmarket" || lower(t[1]) != "matrix")
-    in.fail(std::string("expected the banner ") + banner);
-  std::string format = lower(t[2]), field = lower(t[3]), symmetry = lower(t[4]);
-  if (format == "coordinate")
-    h.coordinate = true;
-  else if (format != "array")
-    in.fail("unknown format '" + std::string(t[2]) + "' (array or coordinate)");
-  if (field == "complex")
-    h.complex = true;
-  else if (field == "pattern")
-    file.pattern = true;
-  else if (field != "real" && field != "integer")
-    in.fail("unknown field '" + std::string(t[3]) + "' (real, complex, integer or pattern)");
-  if (symmetry == "symmetric")
-    h.symmetry = Symmetry::symmetric;
-  else if (symmetry == "hermitian")
-    h.symmetry = Symmetry::hermitian;
-  else if (symmetry == "skew-symmetric")
-    h.symmetry = Symmetry::skew_symmetric;
-  else if (symmetry != "general")
-    in.fail("unknown symmetry '" + std::string(t[4]) +
-            "' (general, symmetric, hermitian or skew-symmetric)");
+  std::string line;
+  if (!in.first(line))
+    in.fail(
+        "the file is empty; expected the banner "
+        "'%%MatrixMarket matrix <array|coordinate> <field> <symmetry>'");
+  Banner banner;
+  if (std::string wrong = parse_banner(line, banner); !wrong.empty()) in.fail(wrong);
+  h.coordinate = banner.coordinate;
+  h.complex = banner.field == Banner::Field::complex;
+  file.pattern = banner.field == Banner::Field::pattern;
+  h.symmetry = banner.symmetry;
   if (file.pattern && !h.coordinate) in.fail("the pattern field needs the coordinate format");
 
+  Tokens t;
   if (!in.next(t)) in.fail("missing the size line");
   if (t.size() != (h.coordinate ? 3u : 2u))
     in.fail(h.coordinate ? "expected the size line 'rows columns entries'"

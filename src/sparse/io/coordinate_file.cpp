@@ -53,30 +53,15 @@ CoordinateHeader read_coordinate_header(const std::string& path) {
   CoordinateHeader h;
   std::string line;
   std::getline(in, line);
-  const auto banner = tokens_of(line);
-  if (banner.size() != 5 || banner[0] != "%%matrixmarket" || banner[1] != "matrix" ||
-      banner[2] != "coordinate")
-    fail(ErrorCode::io_error, path, "first line is not '%%MatrixMarket matrix coordinate ...'");
-  using F = CoordinateHeader::Field;
-  using S = CoordinateHeader::Symmetry;
-  if (banner[3] == "real")
-    h.field = F::real;
-  else if (banner[3] == "integer")
-    h.field = F::integer;
-  else if (banner[3] == "complex")
-    h.field = F::complex;
-  else if (banner[3] == "pattern")
-    h.field = F::pattern;
-  else
-    fail(ErrorCode::io_error, path, "unknown field '" + banner[3] + "'");
-  if (banner[4] == "general")
-    h.symmetry = S::general;
-  else if (banner[4] == "symmetric")
-    h.symmetry = S::symmetric;
-  else if (banner[4] == "hermitian")
-    h.symmetry = S::hermitian;
-  else
-    fail(ErrorCode::io_error, path, "unsupported symmetry '" + banner[4] + "'");
+  matrix_market::Banner banner;
+  if (std::string wrong = matrix_market::parse_banner(line, banner); !wrong.empty())
+    fail(ErrorCode::io_error, path, wrong);
+  if (!banner.coordinate)
+    fail(ErrorCode::io_error, path, "the sparse reader needs the coordinate format, not array");
+  if (banner.symmetry == CoordinateHeader::Symmetry::skew_symmetric)
+    fail(ErrorCode::io_error, path, "unsupported symmetry 'skew-symmetric'");
+  h.field = banner.field;
+  h.symmetry = banner.symmetry;
   while (std::getline(in, line)) {
     const auto t = tokens_of(line);
     if (t.empty() || t[0][0] == '%') continue;

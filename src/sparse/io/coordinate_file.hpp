@@ -5,11 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "core/matrix_market_banner.hpp"
+
 namespace tseig::sparse {
 
 struct CoordinateHeader {
-  enum class Field { real, integer, complex, pattern } field = Field::real;
-  enum class Symmetry { general, symmetric, hermitian } symmetry = Symmetry::general;
+  using Field = matrix_market::Banner::Field;
+  using Symmetry = matrix_market::Header::Symmetry;  // never skew_symmetric (rejected)
+  Field field = Field::real;
+  Symmetry symmetry = Symmetry::general;
   std::int64_t rows = 0, cols = 0, entries = 0;
   std::int64_t data_offset = 0;  // first byte after the size line
   std::int64_t file_size = 0;
