@@ -44,7 +44,7 @@ class MultiVector {
  private:
   VectorLayout layout_;
   int cols_ = 0, ld_ = 0;
-  std::shared_ptr<std::vector<T>> storage_;
+  std::shared_ptr<T> storage_;  // 64-byte aligned
   T* data_ = nullptr;
 };
 

@@ -60,13 +60,17 @@ HaloExchange<T>::HaloExchange(MPI_Comm comm, const HaloPlan& plan, T* x, int loc
 template <class T>
 void HaloExchange<T>::begin() {
   const std::size_t nb = nb_;
-  recv_.resize(static_cast<std::size_t>(plan_.halo_rows()) * nb);
+  T* halo = x_ + static_cast<std::size_t>(local_rows_) * ld_;
+  if (ld_ != nb_) {
+    recv_.resize(static_cast<std::size_t>(plan_.halo_rows()) * nb);
+    halo = recv_.data();
+  }
   send_.resize(plan_.send_rows.size() * nb);
   requests_.assign(plan_.recv_ranks.size() + plan_.send_ranks.size(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < plan_.recv_ranks.size(); ++k) {
     const int b = plan_.recv_offsets[k], e = plan_.recv_offsets[k + 1];
-    MPI_Irecv(recv_.data() + b * nb, static_cast<int>((e - b) * nb), mpi_type<T>(),
-              plan_.recv_ranks[k], kHaloTag, comm_, &requests_[k]);
+    MPI_Irecv(halo + b * nb, static_cast<int>((e - b) * nb), mpi_type<T>(), plan_.recv_ranks[k],
+              kHaloTag, comm_, &requests_[k]);
   }
   for (std::size_t i = 0; i < plan_.send_rows.size(); ++i)
     std::copy_n(x_ + static_cast<std::size_t>(plan_.send_rows[i]) * ld_, nb, send_.data() + i * nb);
@@ -80,6 +84,7 @@ void HaloExchange<T>::begin() {
 template <class T>
 void HaloExchange<T>::finish() {
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (ld_ == nb_) return;
   const std::size_t nb = nb_;
   for (int h = 0; h < plan_.halo_rows(); ++h)
     std::copy_n(recv_.data() + h * nb, nb, x_ + static_cast<std::size_t>(local_rows_ + h) * ld_);

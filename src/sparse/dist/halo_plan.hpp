@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "core/buffer_cache.hpp"
 #include "tseig/sparse/partition.hpp"
 
 namespace tseig::sparse {
@@ -30,7 +31,9 @@ HaloPlan make_halo_plan(MPI_Comm comm, const RowPartition& partition,
 
 /// One exchange of the halo rows of a row-major block (local rows, then halo rows; row
 /// stride ld, nb columns). begin() posts every receive and send; finish() waits and
-/// stores the received rows. Both are called on every rank of the plan.
+/// stores the received rows. Both are called on every rank of the plan. Rows arrive in
+/// place when the block is contiguous (ld = nb); buffers come from the process-wide
+/// cache, so repeated calls do not allocate.
 template <class T>
 class HaloExchange {
  public:
@@ -43,7 +46,7 @@ class HaloExchange {
   const HaloPlan& plan_;
   T* x_;
   int local_rows_, ld_, nb_;
-  std::vector<T> send_, recv_;
+  cached_vector<T> send_, recv_;
   std::vector<MPI_Request> requests_;
 };
 

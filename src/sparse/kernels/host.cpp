@@ -1,7 +1,10 @@
 // Host kernels: spmmv, aug_spmmv and chebfd_op as row finishers of one sweep, so each
 // reads the matrix and every block once. Dot accumulators are per column and live in
-// the finisher, so the compiler keeps the width loop free of dependences.
+// the finisher, kept in SIMD lanes until the end of the sweep.
+#include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
 
 #include "core/instantiate.hpp"
 #include "sparse/kernels/sweep.hpp"
@@ -35,63 +38,94 @@ void require_dots(std::span<T> d, int cols, const char* what) {
                 std::string(what) + ": dot-product arrays need one entry per column");
 }
 
-template <class T>
+/// Calls f(S{}) with S = real_t<T> when every scalar is real (one multiply per lane
+/// instead of a complex product), S = T otherwise.
+template <class T, class F>
+void with_scalar_type(std::initializer_list<T> scalars, F&& f) {
+  if constexpr (is_complex_v<T>) {
+    if (std::any_of(scalars.begin(), scalars.end(), [](T s) { return s.imag() != 0; }))
+      return f(T{});
+  }
+  f(real_t<T>{});
+}
+
+template <class S, class T>
+S as_scalar(T v) {
+  if constexpr (is_complex_v<T> && !is_complex_v<S>)
+    return v.real();
+  else
+    return v;
+}
+
+template <class T, int NB>
 struct Store {
+  using L = Lanes<T, NB>;
   T* __restrict y;
   int ldy;
-  template <int NB>
-  void row(int i, const T* __restrict acc, int w) {
-    T* __restrict yi = y + static_cast<std::size_t>(i) * ldy;
-    for (int k = 0; k < (NB > 0 ? NB : w); ++k) yi[k] = acc[k];
+  void row(int i, const typename L::Row& acc) {
+    L::store(y + static_cast<std::size_t>(i) * ldy, acc);
   }
+  void finish() {}
 };
 
-template <class T, bool ReadY>
+template <class T, class S, int NB, bool ReadY>
 struct Augmented {
-  T alpha, beta, gamma;
+  using L = Lanes<T, NB>;
+  using Row = typename L::Row;
+  S alpha, beta, gamma;
   const T* __restrict x;
   int ldx;
   T* __restrict y;
   int ldy;
-  T* __restrict xx;
-  T* __restrict yx;
-  template <int NB>
-  void row(int i, const T* __restrict acc, int w) {
-    const T* __restrict xi = x + static_cast<std::size_t>(i) * ldx;
-    T* __restrict yi = y + static_cast<std::size_t>(i) * ldy;
-    for (int k = 0; k < (NB > 0 ? NB : w); ++k) {
-      T v = alpha * (acc[k] - beta * xi[k]);
-      if constexpr (ReadY) v += gamma * yi[k];
-      yi[k] = v;
-      xx[k] += conj_if_complex(xi[k]) * xi[k];
-      yx[k] += conj_if_complex(v) * xi[k];
-    }
+  T* xx;
+  T* yx;
+  ColumnDots<T, NB, false> x_x{};
+  ColumnDots<T, NB> y_x{};
+
+  void row(int i, const Row& acc) {
+    const Row xi = L::load(x + static_cast<std::size_t>(i) * ldx);
+    T* yi = y + static_cast<std::size_t>(i) * ldy;
+    Row v = L::scale(alpha, L::minus(acc, L::scale(beta, xi)));
+    if constexpr (ReadY) v = L::plus(v, L::scale(gamma, L::load(yi)));
+    L::store(yi, v);
+    x_x.add(xi, xi);
+    y_x.add(v, xi);
+  }
+  void finish() {
+    x_x.add_to(xx);
+    y_x.add_to(yx);
   }
 };
 
-template <class T>
+template <class T, class S, int NB>
 struct ChebyshevStep {
-  T two_alpha, beta, c;
+  using L = Lanes<T, NB>;
+  using Row = typename L::Row;
+  S two_alpha, beta, c;
   const T* __restrict u;
   int ldu;
   T* __restrict w;
   int ldw;
   T* __restrict x;
   int ldx;
-  T* __restrict eta;
-  T* __restrict mu;
-  template <int NB>
-  void row(int i, const T* __restrict acc, int width) {
-    const T* __restrict ui = u + static_cast<std::size_t>(i) * ldu;
-    T* __restrict wi = w + static_cast<std::size_t>(i) * ldw;
-    T* __restrict xi = x + static_cast<std::size_t>(i) * ldx;
-    for (int k = 0; k < (NB > 0 ? NB : width); ++k) {
-      const T v = two_alpha * (acc[k] - beta * ui[k]) - wi[k];
-      wi[k] = v;
-      eta[k] += conj_if_complex(v) * ui[k];
-      mu[k] += conj_if_complex(ui[k]) * ui[k];
-      xi[k] += c * v;
-    }
+  T* eta;
+  T* mu;
+  ColumnDots<T, NB> w_u{};
+  ColumnDots<T, NB, false> u_u{};
+
+  void row(int i, const Row& acc) {
+    const Row ui = L::load(u + static_cast<std::size_t>(i) * ldu);
+    T* wi = w + static_cast<std::size_t>(i) * ldw;
+    T* xi = x + static_cast<std::size_t>(i) * ldx;
+    const Row v = L::minus(L::scale(two_alpha, L::minus(acc, L::scale(beta, ui))), L::load(wi));
+    L::store(wi, v);
+    L::store(xi, L::plus(L::load(xi), L::scale(c, v)));
+    w_u.add(v, ui);
+    u_u.add(ui, ui);
+  }
+  void finish() {
+    w_u.add_to(eta);
+    u_u.add_to(mu);
   }
 };
 
@@ -101,8 +135,9 @@ template <class T>
 void spmmv(const Matrix<T>& a, const MultiVector<T>& x, const MultiVector<T>& y) {
   require_operand(a, x, "spmmv");
   require_rows(a, y, x.cols(), "spmmv");
-  Store<T> op{y.data(), y.ld()};
-  sweep_with_halo(a.data(), x.data(), x.ld(), x.cols(), op);
+  sweep_with_halo(a.data(), x.data(), x.ld(), x.cols(), [&](auto width, int first) {
+    return Store<T, decltype(width)::value>{y.data() + first, y.ld()};
+  });
 }
 
 template <class T>
@@ -114,13 +149,27 @@ void aug_spmmv(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& x, T g
   require_dots(yx, x.cols(), "aug_spmmv");
   std::fill_n(xx.begin(), x.cols(), T(0));
   std::fill_n(yx.begin(), x.cols(), T(0));
-  auto run = [&](auto op) { sweep_with_halo(a.data(), x.data(), x.ld(), x.cols(), op); };
-  if (gamma == T(0))
-    run(Augmented<T, false>{alpha, beta, gamma, x.data(), x.ld(), y.data(), y.ld(), xx.data(),
-                            yx.data()});
-  else
-    run(Augmented<T, true>{alpha, beta, gamma, x.data(), x.ld(), y.data(), y.ld(), xx.data(),
-                           yx.data()});
+  with_scalar_type({alpha, beta, gamma}, [&](auto scalar) {
+    using S = decltype(scalar);
+    auto sweep = [&](auto read_y) {
+      sweep_with_halo(a.data(), x.data(), x.ld(), x.cols(), [&](auto width, int first) {
+        return Augmented<T, S, decltype(width)::value, decltype(read_y)::value>{as_scalar<S>(alpha),
+                                                                                as_scalar<S>(beta),
+                                                                                as_scalar<S>(gamma),
+                                                                                x.data() + first,
+                                                                                x.ld(),
+                                                                                y.data() + first,
+                                                                                y.ld(),
+                                                                                xx.data() + first,
+                                                                                yx.data() + first};
+      });
+    };
+    // γ = 0 does not read Y, which may hold anything (even NaN).
+    if (gamma == T(0))
+      sweep(std::false_type{});
+    else
+      sweep(std::true_type{});
+  });
 }
 
 template <class T>
@@ -134,9 +183,22 @@ void chebfd_op(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
   require_dots(mu, u.cols(), "chebfd_op");
   std::fill_n(eta.begin(), u.cols(), T(0));
   std::fill_n(mu.begin(), u.cols(), T(0));
-  ChebyshevStep<T> op{T(2) * alpha, beta,     c,      u.data(),   u.ld(),   w.data(),
-                      w.ld(),       x.data(), x.ld(), eta.data(), mu.data()};
-  sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), op);
+  with_scalar_type({alpha, beta, c}, [&](auto scalar) {
+    using S = decltype(scalar);
+    sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), [&](auto width, int first) {
+      return ChebyshevStep<T, S, decltype(width)::value>{as_scalar<S>(T(2) * alpha),
+                                                         as_scalar<S>(beta),
+                                                         as_scalar<S>(c),
+                                                         u.data() + first,
+                                                         u.ld(),
+                                                         w.data() + first,
+                                                         w.ld(),
+                                                         x.data() + first,
+                                                         x.ld(),
+                                                         eta.data() + first,
+                                                         mu.data() + first};
+    });
+  });
 }
 
 #define TSEIG_INSTANTIATE(T)                                                                       \

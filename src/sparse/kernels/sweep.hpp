@@ -1,74 +1,108 @@
 #pragma once
 // One sweep over a set of rows (CRS) or chunks (SELL-C-σ): for each row i the block row
-// acc = Σ_j a_ij X_j (nb entries), handed to op.template row<NB>(i, acc) which finishes
-// the fused operation. NB > 0 fixes the block width at compile time, so g++ unrolls and
-// vectorizes the inner loops across the width; NB = 0 is the generic width.
+// acc = Σ_j a_ij X_j, held in SIMD lanes (kernels/lanes.hpp), handed to op.row(i, acc)
+// which finishes the fused operation. The block width is a compile-time power of two
+// ≤ 64; other widths are cut into column panels of such widths, each swept in turn.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <type_traits>
-#include <vector>
 
+#include "sparse/kernels/lanes.hpp"
 #include "sparse/matrix_data.hpp"
 
 namespace tseig::sparse {
 
-/// Calls f(std::integral_constant<int, NB>) with NB = nb for the specialised widths,
-/// NB = 0 otherwise.
+/// Calls f(std::integral_constant<int, NB>{}, first) for the panels [first, first + NB)
+/// of a width-nb block: 64-wide panels, then the binary digits of what is left.
 template <class F>
-void with_block_width(int nb, F&& f) {
-  switch (nb) {
-    case 1:
-      return f(std::integral_constant<int, 1>{});
-    case 2:
-      return f(std::integral_constant<int, 2>{});
-    case 4:
-      return f(std::integral_constant<int, 4>{});
-    case 8:
-      return f(std::integral_constant<int, 8>{});
-    case 16:
-      return f(std::integral_constant<int, 16>{});
-    case 32:
-      return f(std::integral_constant<int, 32>{});
-    case 64:
-      return f(std::integral_constant<int, 64>{});
-    default:
-      return f(std::integral_constant<int, 0>{});
+void for_each_panel(int nb, F&& f) {
+  for (int first = 0; first < nb;) {
+    const int w = static_cast<int>(std::bit_floor(static_cast<unsigned>(std::min(nb - first, 64))));
+    auto call = [&](auto width) { f(width, first); };
+    switch (w) {
+      case 1:
+        call(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        call(std::integral_constant<int, 2>{});
+        break;
+      case 4:
+        call(std::integral_constant<int, 4>{});
+        break;
+      case 8:
+        call(std::integral_constant<int, 8>{});
+        break;
+      case 16:
+        call(std::integral_constant<int, 16>{});
+        break;
+      case 32:
+        call(std::integral_constant<int, 32>{});
+        break;
+      default:
+        call(std::integral_constant<int, 64>{});
+        break;
+    }
+    first += w;
   }
 }
 
+/// Σ_j a_j·x_j over the entries of one row, (re, im) split for complex a (see
+/// Lanes::combine): the inner loop is then pure multiply-adds across the width.
+template <int NB, class T>
+struct RowSum {
+  using L = Lanes<T, NB>;
+  typename L::Row re{}, im{};
+  void add(T a, const T* x) {
+    const typename L::Row xr = L::load(x);
+    if constexpr (L::complex) {
+      L::add_scaled(re, a.real(), xr);
+      L::add_scaled(im, a.imag(), xr);
+    } else {
+      L::add_scaled(re, a, xr);
+    }
+  }
+  typename L::Row result() const {
+    if constexpr (L::complex)
+      return L::combine(re, im);
+    else
+      return re;
+  }
+};
+
 template <int NB, class T, class Op>
 void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
-               int nb, Op& op) {
-  const int w = NB > 0 ? NB : nb;
-  std::array<T, (NB > 0 ? NB : 1)> fixed{};
-  std::vector<T> generic(NB > 0 ? 0 : nb);
-  T* __restrict acc = NB > 0 ? fixed.data() : generic.data();
+               Op& op) {
   const std::int64_t* __restrict ptr = a.row_ptr.data();
   const std::int32_t* __restrict col = a.col.data();
   const T* __restrict val = a.val.data();
+  // Narrow blocks: a row's multiply-adds form one dependence chain per register, so
+  // several partial sums run side by side to cover the latency (≈ 4 registers in flight).
+  using L = Lanes<T, NB>;
+  constexpr int chains = std::max(1, 4 / (L::count * (L::complex ? 2 : 1)));
   for (const auto& [first, last] : ranges)
     for (int i = first; i < last; ++i) {
-      for (int k = 0; k < w; ++k) acc[k] = T(0);
-      for (std::int64_t j = ptr[i]; j < ptr[i + 1]; ++j) {
-        const T v = val[j];
-        const T* __restrict xr = x + static_cast<std::size_t>(col[j]) * ldx;
-        for (int k = 0; k < w; ++k) acc[k] += v * xr[k];
-      }
-      op.template row<NB>(i, acc, w);
+      std::array<RowSum<NB, T>, chains> sums;
+      std::int64_t j = ptr[i];
+      for (; j + chains <= ptr[i + 1]; j += chains)
+        for (int c = 0; c < chains; ++c)
+          sums[c].add(val[j + c], x + static_cast<std::size_t>(col[j + c]) * ldx);
+      for (; j < ptr[i + 1]; ++j) sums[0].add(val[j], x + static_cast<std::size_t>(col[j]) * ldx);
+      typename L::Row acc = sums[0].result();
+      for (int c = 1; c < chains; ++c) acc = L::plus(acc, sums[c].result());
+      op.row(i, acc);
     }
 }
 
 /// SELL-C-σ. One vector (NB = 1): the C rows of a chunk advance in lock step, so SIMD
-/// runs across rows. A block: SIMD already runs across the width, so each row of the
-/// chunk is finished in turn with its accumulator in registers, reading its entries at
-/// stride C (the chunk is in cache).
+/// runs across rows. A block: SIMD runs across the width, so each row of the chunk is
+/// finished in turn, reading its entries at stride C (the chunk is in cache).
 template <int NB, class T, class Op>
 void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
-                int nb, Op& op) {
-  const int w = NB > 0 ? NB : nb, c = a.chunk;
-  std::array<T, (NB > 1 ? NB : 1)> fixed{};
-  std::vector<T> generic(NB == 1 ? c : NB > 1 ? 0 : w);
-  T* __restrict acc = NB > 1 ? fixed.data() : generic.data();
+                Op& op) {
+  const int c = a.chunk;
+  std::vector<T> across(NB == 1 ? c : 0);
+  T* __restrict acc = across.data();
   const std::int32_t* __restrict col = a.col.data();
   const T* __restrict val = a.val.data();
   for (const auto& [first, last] : ranges)
@@ -84,39 +118,42 @@ void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __re
             acc[r] += val[slots + r] * x[static_cast<std::size_t>(col[slots + r]) * ldx];
         }
         for (int r = 0; r < c; ++r)
-          if (rows[r] >= 0) op.template row<1>(rows[r], acc + r, 1);
+          if (rows[r] >= 0) op.row(rows[r], Lanes<T, 1>::load(acc + r));
       } else {
         for (int r = 0; r < c && rows[r] >= 0; ++r) {
-          for (int k = 0; k < w; ++k) acc[k] = T(0);
+          RowSum<NB, T> sum;
           for (int j = 0; j < width; ++j) {
             const std::int64_t slot = base + static_cast<std::int64_t>(j) * c + r;
-            const T v = val[slot];
-            const T* __restrict xr = x + static_cast<std::size_t>(col[slot]) * ldx;
-            for (int k = 0; k < w; ++k) acc[k] += v * xr[k];
+            sum.add(val[slot], x + static_cast<std::size_t>(col[slot]) * ldx);
           }
-          op.template row<NB>(rows[r], acc, w);
+          op.row(rows[r], sum.result());
         }
       }
     }
 }
 
-/// Applies `op` to every local row of A·X: posts the halo exchange of X, sweeps the
-/// units that read no halo entry while it is in flight, then the others.
-template <class T, class Op>
-void sweep_with_halo(const MatrixData<T>& d, T* x, int ldx, int nb, Op& op) {
+/// Applies the row finishers make_op(width, first) of every column panel to the local
+/// rows of A·X: posts the halo exchange of X, sweeps the units that read no halo entry
+/// while it is in flight, then the others; op.finish() ends each panel.
+template <class T, class MakeOp>
+void sweep_with_halo(const MatrixData<T>& d, T* x, int ldx, int nb, MakeOp&& make_op) {
   HaloExchange<T> halo(d.comm, d.halo, x, d.local_rows, ldx, nb);
   halo.begin();
-  with_block_width(nb, [&](auto width) {
+  bool arrived = false;
+  for_each_panel(nb, [&](auto width, int first) {
     constexpr int NB = decltype(width)::value;
+    auto op = make_op(width, first);
     auto run = [&](const UnitRanges& units) {
       if (d.format == SparseFormat::crs)
-        crs_sweep<NB>(d.crs, units, x, ldx, nb, op);
+        crs_sweep<NB>(d.crs, units, x + first, ldx, op);
       else
-        sell_sweep<NB>(d.sell, units, x, ldx, nb, op);
+        sell_sweep<NB>(d.sell, units, x + first, ldx, op);
     };
     run(d.interior);
-    halo.finish();
+    if (!arrived) halo.finish();
+    arrived = true;
     run(d.boundary);
+    op.finish();
   });
 }
 
