@@ -124,6 +124,7 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
   std::sort(halo.begin(), halo.end());
   halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
   d->halo = make_halo_plan(comm, d->partition, halo);
+  d->halo_columns = halo;
   d->max_halo_rows = d->halo.halo_rows();
   MPI_Allreduce(MPI_IN_PLACE, &d->max_halo_rows, 1, MPI_INT, MPI_MAX, comm);
 

@@ -30,6 +30,7 @@ struct MatrixData {
   CrsStorage<T> crs;    // empty when format is SELL-C-σ
   SellStorage<T> sell;  // empty when format is CRS
   HaloPlan halo;
+  std::vector<std::int64_t> halo_columns;  // global index of each halo row, ascending
   UnitRanges interior, boundary;
 };
 

@@ -7,6 +7,7 @@
 // interleaved (re, im) lane pairs.
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "tseig/types.hpp"
@@ -41,7 +42,8 @@ struct Lanes {
   static constexpr int bytes = std::min<int>(simd_bytes, reals* static_cast<int>(sizeof(R)));
   static constexpr int lanes = bytes / static_cast<int>(sizeof(R));  // per register
   static constexpr int count = reals / lanes;                        // registers per row
-  using V = typename VectorType<R, bytes>::type;
+  // One lane is a plain scalar: g++ moves one-element vectors through memory.
+  using V = std::conditional_t<lanes == 1, R, typename VectorType<R, bytes>::type>;
   using Row = std::array<V, count>;
   /// A register's worth of T in memory at any alignment, allowed to alias the T array
   /// (loads and stores without memcpy temporaries).
@@ -129,6 +131,8 @@ struct ColumnDots {
         const real_t<T> re = real[q][l] + real[q][l + 1];
         const real_t<T> im = Imaginary ? imag[q][l] - imag[q][l + 1] : 0;
         out[k] += T(re, im);
+      } else if constexpr (L::lanes == 1) {
+        out[k] += real[k];
       } else {
         out[k] += real[k / L::lanes][k % L::lanes];
       }

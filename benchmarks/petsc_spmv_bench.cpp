@@ -1,0 +1,101 @@
+// petsc_spmv_bench: PETSc's sparse products on the matrices of sparse_bench, reported
+// with the same roofline model (sparse_bench_common.hpp): MatMatMult of an MPIAIJ
+// matrix by a dense block of nb columns, and nb MatMult calls (one vector at a time).
+// Built against a real PETSc (3D Laplacian 100³) or a complex one (TI 64³).
+//
+// Usage: petsc_spmv_bench_{real,complex} [--lap N] [--ti N] [--widths ...] [--seconds S]
+#include <mpi.h>
+#include <petscmat.h>
+
+#include <complex>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sparse_bench_common.hpp"
+#include "stream_triad.hpp"
+#include "tseig/sparse/generators.hpp"
+
+namespace {
+
+using namespace tseig::sparse;
+using namespace tseig::bench;
+
+void check(PetscErrorCode code, const char* what) {
+  if (code != 0) throw std::runtime_error(std::string("PETSc error in ") + what);
+}
+
+/// A's rows on this rank as a PETSc MPIAIJ matrix (the same row distribution).
+template <class T>
+Mat to_petsc(const Matrix<T>& a) {
+  std::vector<std::int64_t> ptr, cols;
+  std::vector<T> values;
+  global_csr(a, ptr, cols, values);
+  std::vector<PetscInt> i(ptr.begin(), ptr.end()), j(cols.begin(), cols.end());
+  std::vector<PetscScalar> v(values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) v[k] = PetscScalar(values[k]);
+  Mat m;
+  const PetscInt rows = a.local_rows(), n = static_cast<PetscInt>(a.rows());
+  check(MatCreateMPIAIJWithArrays(a.comm(), rows, rows, n, n, i.data(), j.data(), v.data(), &m),
+        "MatCreateMPIAIJWithArrays");
+  return m;
+}
+
+template <class T>
+void measure(const Matrix<T>& a, const char* name, const SparseBenchOptions& o, double stream) {
+  MPI_Comm comm = a.comm();
+  Mat m = to_petsc(a);
+  const PetscInt rows = a.local_rows(), n = static_cast<PetscInt>(a.rows());
+  Vec x, y;
+  check(MatCreateVecs(m, &x, &y), "MatCreateVecs");
+  check(VecSetRandom(x, nullptr), "VecSetRandom");
+  for (int nb : o.widths) {
+    const double t_mult = best_time(comm, o.seconds, [&] {
+      for (int k = 0; k < nb; ++k) check(MatMult(m, x, y), "MatMult");
+    });
+    report_sparse(comm, shape_of(a), name, "petsc_matmult", "aij", nb, t_mult, spmmv_traffic,
+                  stream);
+    Mat xb, yb = nullptr;
+    check(MatCreateDense(comm, rows, PETSC_DECIDE, n, nb, nullptr, &xb), "MatCreateDense");
+    check(MatSetRandom(xb, nullptr), "MatSetRandom");
+    check(MatMatMult(m, xb, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &yb), "MatMatMult");
+    const double t_block = best_time(comm, o.seconds, [&] {
+      check(MatMatMult(m, xb, MAT_REUSE_MATRIX, PETSC_DEFAULT, &yb), "MatMatMult");
+    });
+    report_sparse(comm, shape_of(a), name, "petsc_matmatmult", "aij", nb, t_block, spmmv_traffic,
+                  stream);
+    MatDestroy(&xb);
+    MatDestroy(&yb);
+  }
+  VecDestroy(&x);
+  VecDestroy(&y);
+  MatDestroy(&m);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    const SparseBenchOptions o = parse_sparse_bench_options(argc, argv);
+    int petsc_argc = 1;
+    check(PetscInitialize(&petsc_argc, &argv, nullptr, nullptr), "PetscInitialize");
+    const double stream = stream_triad_bandwidth(MPI_COMM_WORLD, o.stream, 10);
+#if defined(PETSC_USE_COMPLEX)
+    TopologicalInsulator model;
+    model.nx = model.ny = model.nz = o.ti;
+    measure(topological_insulator<std::complex<double>>(MPI_COMM_WORLD, model),
+            "topological_insulator", o, stream);
+#else
+    measure(laplacian_3d<double>(MPI_COMM_WORLD, o.lap, o.lap, o.lap), "laplacian_3d", o, stream);
+#endif
+    PetscFinalize();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "petsc_spmv_bench: %s\n", e.what());
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}
