@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "sparse_bench_common.hpp"
-#include "stream_triad.hpp"
 #include "tseig/sparse/generators.hpp"
 
 namespace {
@@ -43,7 +42,8 @@ Mat to_petsc(const Matrix<T>& a) {
 }
 
 template <class T>
-void measure(const Matrix<T>& a, const char* name, const SparseBenchOptions& o, double stream) {
+void measure(const Matrix<T>& a, const char* name, const SparseBenchOptions& o,
+             const MachineRates& rates) {
   MPI_Comm comm = a.comm();
   Mat m = to_petsc(a);
   const PetscInt rows = a.local_rows(), n = static_cast<PetscInt>(a.rows());
@@ -55,7 +55,7 @@ void measure(const Matrix<T>& a, const char* name, const SparseBenchOptions& o, 
       for (int k = 0; k < nb; ++k) check(MatMult(m, x, y), "MatMult");
     });
     report_sparse(comm, shape_of(a), name, "petsc_matmult", "aij", nb, t_mult, spmmv_traffic,
-                  stream);
+                  rates);
     Mat xb, yb = nullptr;
     check(MatCreateDense(comm, rows, PETSC_DECIDE, n, nb, nullptr, &xb), "MatCreateDense");
     check(MatSetRandom(xb, nullptr), "MatSetRandom");
@@ -64,7 +64,7 @@ void measure(const Matrix<T>& a, const char* name, const SparseBenchOptions& o, 
       check(MatMatMult(m, xb, MAT_REUSE_MATRIX, PETSC_DEFAULT, &yb), "MatMatMult");
     });
     report_sparse(comm, shape_of(a), name, "petsc_matmatmult", "aij", nb, t_block, spmmv_traffic,
-                  stream);
+                  rates);
     MatDestroy(&xb);
     MatDestroy(&yb);
   }
@@ -82,14 +82,14 @@ int main(int argc, char** argv) {
     const SparseBenchOptions o = parse_sparse_bench_options(argc, argv);
     int petsc_argc = 1;
     check(PetscInitialize(&petsc_argc, &argv, nullptr, nullptr), "PetscInitialize");
-    const double stream = stream_triad_bandwidth(MPI_COMM_WORLD, o.stream, 10);
+    const MachineRates rates = measure_machine(MPI_COMM_WORLD, o);
 #if defined(PETSC_USE_COMPLEX)
     TopologicalInsulator model;
     model.nx = model.ny = model.nz = o.ti;
     measure(topological_insulator<std::complex<double>>(MPI_COMM_WORLD, model),
-            "topological_insulator", o, stream);
+            "topological_insulator", o, rates);
 #else
-    measure(laplacian_3d<double>(MPI_COMM_WORLD, o.lap, o.lap, o.lap), "laplacian_3d", o, stream);
+    measure(laplacian_3d<double>(MPI_COMM_WORLD, o.lap, o.lap, o.lap), "laplacian_3d", o, rates);
 #endif
     PetscFinalize();
   } catch (const std::exception& e) {

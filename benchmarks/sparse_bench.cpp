@@ -15,7 +15,6 @@
 
 #include "sparse/matrix_data.hpp"
 #include "sparse_bench_common.hpp"
-#include "stream_triad.hpp"
 #include "tseig/sparse/generators.hpp"
 #include "tseig/sparse/kernels.hpp"
 
@@ -38,8 +37,8 @@ void plain_spmmv(const CrsStorage<T>& a, const T* x, T* y, int nb) {
 }
 
 template <class T>
-void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o, double stream,
-             Matrix<T> (*make)(MPI_Comm, const SparseTuneParameters&)) {
+void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o,
+             const MachineRates& rates, Matrix<T> (*make)(MPI_Comm, const SparseTuneParameters&)) {
   SparseTuneParameters sell;
   sell.format = SparseFormat::sell_c_sigma;
   for (const SparseTuneParameters& tune : {SparseTuneParameters{}, sell}) {
@@ -52,22 +51,22 @@ void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o, doubl
       std::vector<T> d1(nb), d2(nb);
       // α = 0.5, γ = −0.5 keeps the iterates bounded over the repetitions.
       const double t_spmmv = best_time(comm, o.seconds, [&] { spmmv(a, x, z); });
-      report_sparse(comm, shape_of(a), name, "spmmv", format, nb, t_spmmv, spmmv_traffic, stream);
+      report_sparse(comm, shape_of(a), name, "spmmv", format, nb, t_spmmv, spmmv_traffic, rates);
       const double t_aug = best_time(comm, o.seconds, [&] {
         aug_spmmv(a, T(0.1), T(0), x, T(-0.5), y, std::span<T>(d1), std::span<T>(d2));
       });
       report_sparse(comm, shape_of(a), name, "aug_spmmv", format, nb, t_aug, aug_spmmv_traffic,
-                    stream);
+                    rates);
       const double t_cheb = best_time(comm, o.seconds, [&] {
         chebfd_op(a, T(0.05), T(0), x, y, T(1e-3), z, std::span<T>(d1), std::span<T>(d2));
       });
       report_sparse(comm, shape_of(a), name, "chebfd_op", format, nb, t_cheb, chebfd_op_traffic,
-                    stream);
+                    rates);
       if (tune.format == SparseFormat::crs) {
         const double t_plain =
             best_time(comm, o.seconds, [&] { plain_spmmv(a.data().crs, x.data(), y.data(), nb); });
         report_sparse(comm, shape_of(a), name, "plain_spmmv", "crs", nb, t_plain, spmmv_traffic,
-                      stream);
+                      rates);
       }
     }
   }
@@ -80,13 +79,13 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     const SparseBenchOptions o = parse_sparse_bench_options(argc, argv);
-    const double stream = tseig::bench::stream_triad_bandwidth(MPI_COMM_WORLD, o.stream, 10);
+    const MachineRates rates = measure_machine(MPI_COMM_WORLD, o);
     static std::int64_t lap = o.lap, ti = o.ti;
-    measure<double>(MPI_COMM_WORLD, "laplacian_3d", o, stream,
+    measure<double>(MPI_COMM_WORLD, "laplacian_3d", o, rates,
                     [](MPI_Comm c, const SparseTuneParameters& t) {
                       return laplacian_3d<double>(c, lap, lap, lap, t);
                     });
-    measure<std::complex<double>>(MPI_COMM_WORLD, "topological_insulator", o, stream,
+    measure<std::complex<double>>(MPI_COMM_WORLD, "topological_insulator", o, rates,
                                   [](MPI_Comm c, const SparseTuneParameters& t) {
                                     TopologicalInsulator model;
                                     model.nx = model.ny = model.nz = ti;

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "dgemm_rate.hpp"
 #include "sparse/matrix_data.hpp"
+#include "stream_triad.hpp"
 
 namespace tseig::bench {
 
@@ -33,14 +35,24 @@ SparseBenchOptions parse_sparse_bench_options(int argc, char** argv) {
   return o;
 }
 
+MachineRates measure_machine(MPI_Comm comm, const SparseBenchOptions& o) {
+  MachineRates r;
+  r.stream_bytes_per_s = stream_triad_bandwidth(comm, o.stream, 10);
+  r.dgemm_flops_per_s = measure_dgemm(comm, 1000).gflops_total * 1e9;
+  return r;
+}
+
 void report_sparse(MPI_Comm comm, const SparseShape& shape, const char* matrix, const char* kernel,
-                   const char* format, int nb, double seconds, Traffic t, double stream) {
+                   const char* format, int nb, double seconds, Traffic t,
+                   const MachineRates& rates) {
+  const double stream = rates.stream_bytes_per_s;
   const double nnz = static_cast<double>(shape.nonzeros), rows = static_cast<double>(shape.rows);
   const double flops = nb * (nnz * (shape.complex ? 8 : 2) +
                              rows * (shape.complex ? t.extra_complex : t.extra_real));
   const double bytes =
       nnz * (shape.scalar_bytes + 4) + rows * nb * t.vector_accesses * shape.scalar_bytes;
   const double roofline = stream * flops / bytes;
+  const double attainable = std::min(roofline, rates.dgemm_flops_per_s);
   int rank = 0, ranks = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -48,10 +60,12 @@ void report_sparse(MPI_Comm comm, const SparseShape& shape, const char* matrix, 
     std::printf(
         "{\"matrix\":\"%s\",\"rows\":%lld,\"nonzeros\":%lld,\"np\":%d,\"kernel\":\"%s\","
         "\"format\":\"%s\",\"nb\":%d,\"seconds\":%.6g,\"gflops\":%.4g,\"roofline_gflops\":%.4g,"
-        "\"percent_roofline\":%.1f,\"stream_gbs\":%.4g,\"code_balance\":%.4g}\n",
+        "\"percent_roofline\":%.1f,\"percent_attainable\":%.1f,\"stream_gbs\":%.4g,"
+        "\"dgemm_gflops\":%.4g,\"code_balance\":%.4g}\n",
         matrix, static_cast<long long>(shape.rows), static_cast<long long>(shape.nonzeros), ranks,
         kernel, format, nb, seconds, flops / seconds * 1e-9, roofline * 1e-9,
-        100 * flops / seconds / roofline, stream * 1e-9, bytes / flops);
+        100 * flops / seconds / roofline, 100 * flops / seconds / attainable, stream * 1e-9,
+        rates.dgemm_flops_per_s * 1e-9, bytes / flops);
   std::fflush(stdout);
 }
 

@@ -60,9 +60,18 @@ struct SparseShape {
   int scalar_bytes = 8;
 };
 
-/// Prints (rank 0) one JSON line: GFlop/s and % of the roofline of one measurement.
+/// The machine's ceilings, measured once per run on all ranks together.
+struct MachineRates {
+  double stream_bytes_per_s = 0;  // STREAM triad
+  double dgemm_flops_per_s = 0;   // compute peak stand-in
+};
+MachineRates measure_machine(MPI_Comm comm, const SparseBenchOptions& o);
+
+/// Prints (rank 0) one JSON line: GFlop/s, % of the memory roofline (the issue's
+/// measure) and % of the attainable rate min(memory roofline, dgemm rate).
 void report_sparse(MPI_Comm comm, const SparseShape& shape, const char* matrix, const char* kernel,
-                   const char* format, int nb, double seconds, Traffic traffic, double stream);
+                   const char* format, int nb, double seconds, Traffic traffic,
+                   const MachineRates& rates);
 
 template <class T>
 SparseShape shape_of(const sparse::Matrix<T>& a) {
