@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The sanitizer job: builds preset "asan" (AddressSanitizer + UndefinedBehaviorSanitizer
+# at -O1, host only) into build-asan/ and runs the tests labelled "sanitize" — one rank
+# count (2 where registered) of every MPI test program, so every solver and entry point
+# (C++, C API, Fortran, tseig-solve) runs once under the sanitizers. Leaks are checked
+# with tests/sanitizers/lsan.supp. Extra arguments go to ctest. Exit code: ctest's.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+
+bash scripts/install-deps.sh
+cmake --preset asan
+cmake --build --preset asan -j"$(nproc)"
+tseig_mpi_env
+start=$SECONDS
+set +e
+ctest --preset asan -j"$(nproc)" "$@" 2>&1 | tee build-asan/ctest.log
+rc=${PIPESTATUS[0]}
+set -e
+echo
+echo "== tseig sanitizer summary ($((SECONDS - start)) s)"
+grep -E "tests passed|tests failed out of" build-asan/ctest.log || true
+exit "$rc"
