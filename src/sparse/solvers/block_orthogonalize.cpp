@@ -26,7 +26,7 @@ void transform_in_place(const MultiVector<T>& x, const std::vector<T>& s, int co
 }  // namespace
 
 template <class T>
-int svqb(const MultiVector<T>& x, const MultiVector<T>* sx, double drop,
+int svqb(const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx, double drop,
          const SparseTuneParameters& tune, SolverTimes& times) {
   const int k = x.cols();
   if (k == 0) return 0;
@@ -55,7 +55,8 @@ int svqb(const MultiVector<T>& x, const MultiVector<T>* sx, double drop,
 }
 
 template <class T>
-bool cholesky_qr2(const MultiVector<T>& x, const MultiVector<T>* sx, SolverTimes& times) {
+bool cholesky_qr2(const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx,
+                  SolverTimes& times) {
   const int k = x.cols();
   int rank = 0;
   MPI_Comm_rank(x.comm(), &rank);
@@ -80,7 +81,7 @@ bool cholesky_qr2(const MultiVector<T>& x, const MultiVector<T>* sx, SolverTimes
 
 template <class T>
 void project_out(const MultiVector<T>& q, const MultiVector<T>& sq, const MultiVector<T>& x,
-                 const MultiVector<T>* sx, SolverTimes& times) {
+                 const std::type_identity_t<MultiVector<T>>* sx, SolverTimes& times) {
   if (q.cols() == 0 || x.cols() == 0) return;
   std::vector<T> c = gram(sq, x, times, times.orthogonalization);
   Timer timer(times.orthogonalization);
@@ -91,8 +92,8 @@ void project_out(const MultiVector<T>& q, const MultiVector<T>& sq, const MultiV
 
 template <class T>
 int orthonormalize_against(const MultiVector<T>& q, const MultiVector<T>& sq,
-                           const MultiVector<T>& x, const MultiVector<T>* sx, double drop,
-                           const SparseTuneParameters& tune, SolverTimes& times) {
+                           const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx,
+                           double drop, const SparseTuneParameters& tune, SolverTimes& times) {
   int kept = x.cols();
   for (int pass = 0; pass < 2 && kept > 0; ++pass) {
     const MultiVector<T> xv = x.view(0, kept);
