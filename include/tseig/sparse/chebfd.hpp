@@ -24,7 +24,7 @@ struct ChebfdOptions {
   double tol = 0;
   int max_iterations = 60;  ///< filter passes
   /// Polynomial degree; 0: ⌈4π / window width⌉ on the spectrum scaled to [−1, 1]. It
-  /// grows by half whenever a pass gains less than a factor 10 in the residuals.
+  /// grows by half (up to 8×) whenever a pass gains less than a factor 10 in the residuals.
   int degree = 0;
   Damping damping = Damping::jackson;
   double search_factor = 1.75;  ///< search space / estimated count, rounded up to whole nb

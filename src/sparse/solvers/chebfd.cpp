@@ -7,7 +7,7 @@
 //   Ritz pairs inside [a, b].
 // Stop when no unconverged Ritz value is left inside [a, b] and the number locked held
 // for one more pass (a pair missing from the space would show up in it). The space grows
-// when the Ritz values inside [a, b] leave too few buffer vectors, and the degree grows
+// when the Ritz values inside [a, b] leave too few buffer vectors; space and degree grow
 // when a pass gains less than a factor 10 in the residuals.
 #include "tseig/sparse/chebfd.hpp"
 
@@ -49,7 +49,7 @@ class Chebfd {
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
         nb_(std::max(1, o.tune.block_width)) {
     const double xa = (lower - center_) / half_, xb = (upper - center_) / half_;
-    degree_ = o.degree > 0 ? o.degree : detail::window_degree(xa, xb);
+    degree_ = first_degree_ = o.degree > 0 ? o.degree : detail::window_degree(xa, xb);
     const double count = eigenvalue_count(kpm, lower, upper).count;
     y_ = MultiVector<T>(a.vector_layout(), space_for(count));
     y_.fill_random(o.kpm.seed + 101);
@@ -70,7 +70,7 @@ class Chebfd {
   const ChebfdOptions& o_;
   const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
   const int nb_;
-  int degree_ = 0;
+  int degree_ = 0, first_degree_ = 0;
   MultiVector<T> y_;  // locked vectors first, then the active ones
   std::vector<R> theta_;
   std::vector<double> rel_;
@@ -195,8 +195,15 @@ EigenResult<T> Chebfd<T>::run() {
           std::min<std::int64_t>(std::max(space_for(inside_count), y_.cols() + nb_), a_.rows())));
     const double worst =
         unconverged_.empty() ? 0.0 : *std::max_element(unconverged_.begin(), unconverged_.end());
-    if (!unconverged_.empty() && worst > 0.1 * previous_worst)
-      degree_ = degree_ + (degree_ + 1) / 2;  // restart with an adapted degree
+    // Stagnation: the degree grows (to 8× the first), and so does the space: Ritz values
+    // that stay inside without converging are mixtures of levels the filter cannot tell
+    // apart (λ and −λ of a symmetric window), which only a space holding them whole splits.
+    if (!unconverged_.empty() && worst > 0.1 * previous_worst) {
+      if (degree_ < 8 * first_degree_) degree_ += (degree_ + 1) / 2;
+      if (y_.cols() < a_.rows())
+        grow(static_cast<int>(
+            std::min<std::int64_t>(y_.cols() + std::max(nb_, y_.cols() / 2), a_.rows())));
+    }
     previous_worst = worst;
     raise_if_any(comm, locked >= y_.cols(), ErrorCode::numerical_failure,
                  "chebfd: every search vector is locked; the space cannot grow further");
