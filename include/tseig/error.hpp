@@ -21,6 +21,8 @@ enum class ErrorCode {
   mpi_error,              ///< an MPI call failed
   out_of_memory,          ///< an allocation failed
   unsupported,            ///< a valid request this build cannot serve
+  not_converged,          ///< an iterative solver stopped at its limits; the message lists the
+                          ///< residuals reached
 };
 
 /// Short name of an error code ("invalid_descriptor", ...).

@@ -29,6 +29,8 @@ const char* to_string(ErrorCode code) {
       return "out_of_memory";
     case ErrorCode::unsupported:
       return "unsupported";
+    case ErrorCode::not_converged:
+      return "not_converged";
   }
   return "unknown";
 }

@@ -26,6 +26,12 @@ struct SparseTuneParameters {
   /// Block width nb in which solvers process their block vectors (the kernels take any
   /// width; 1, 2, 4, 8, 16, 32, 64 have specialised code).
   int block_width = 16;
+  /// Rayleigh–Ritz in the block solvers: projected problems of at least this order go to
+  /// the distributed dense solver (tseig::Eigensolver on a grid over the matrix's ranks),
+  /// smaller ones to LAPACK on one rank and a broadcast. Reasoned default, not yet
+  /// measured: below ~1000 one LAPACK call beats the distributed solver's set-up and
+  /// communication on every machine we know.
+  int rr_distributed_min = 1000;
 
   bool operator==(const SparseTuneParameters&) const = default;
 };

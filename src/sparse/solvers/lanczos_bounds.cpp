@@ -1,6 +1,7 @@
 // Spectral bounds by a few Lanczos steps without reorthogonalization: extreme Ritz
 // values converge first and never leave the spectrum; widening each by its residual
-// norm β_k|s_k| and a relative margin gives the interval KPM and ChebFD rescale to.
+// norm β_k|s_k| and a relative margin gives the interval KPM and ChebFD rescale to
+// (and the norm estimates of LOBPCG's criterion). Any operator, a matrix included.
 #include <algorithm>
 #include <cmath>
 
@@ -9,21 +10,23 @@
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/linear_operator.hpp"
 
 namespace tseig::sparse {
 
 template <class T>
-SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std::uint64_t seed) {
+SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double margin,
+                               std::uint64_t seed) {
   raise_if_any(a.comm(), steps < 1 || !(margin >= 0) || a.rows() == 0, ErrorCode::invalid_argument,
                "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
-  const VectorLayout layout = a.vector_layout();
+  const VectorLayout layout = a.layout();
   MultiVector<T> q(layout, 1), previous(layout, 1), w(layout, 1);
   q.fill_random(seed);
   axpby(T(0), q, T(1.0 / column_norms(q)[0]), q);
   std::vector<double> alpha, beta;  // beta[j]: coupling of q_j and q_{j+1}
   const int k_max = static_cast<int>(std::min<std::int64_t>(steps, a.rows()));
   for (int j = 0; j < k_max; ++j) {
-    spmmv(a, q, w);
+    a.apply(q, w);
     alpha.push_back(std::real(column_dots(q, w)[0]));
     axpby(T(-alpha.back()), q, T(1), w);
     if (j > 0) axpby(T(-beta.back()), previous, T(1), w);
@@ -49,7 +52,14 @@ SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std
   return {lower - pad, upper + pad};
 }
 
-#define TSEIG_INSTANTIATE(T) \
+template <class T>
+SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std::uint64_t seed) {
+  return spectral_bounds(LinearOperator<T>(a), steps, margin, seed);
+}
+
+#define TSEIG_INSTANTIATE(T)                                                               \
+  template TSEIG_API SpectralBounds spectral_bounds(const LinearOperator<T>&, int, double, \
+                                                    std::uint64_t);                        \
   template TSEIG_API SpectralBounds spectral_bounds(const Matrix<T>&, int, double, std::uint64_t);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

@@ -1,0 +1,53 @@
+#pragma once
+// Chebyshev filter diagonalization (Pieper et al. 2016): the eigenpairs of a sparse
+// Hermitian matrix inside an interval [a, b]. A polynomial window filter p(H) ≈ 1 on
+// [a, b], ≈ 0 elsewhere, is applied to a search space of about 1.5–2× the KPM estimate
+// of the count, which is then orthonormalized and Rayleigh–Ritz-projected; converged
+// pairs inside [a, b] are locked, and the loop stops when every Ritz value inside [a, b]
+// has converged and their number held for one more filter pass.
+#include "tseig/export.hpp"
+#include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/linear_operator.hpp"
+#include "tseig/sparse/tune.hpp"
+
+namespace tseig::sparse {
+
+/// Damping of the window's Chebyshev series (against Gibbs oscillations).
+enum class Damping { jackson, lanczos_sigma };
+
+/// How the filtered block is orthonormalized: SVQB with a drop tolerance (robust), or
+/// Cholesky-QR2 (cheaper), which falls back to SVQB when the block is ill-conditioned.
+enum class Orthogonalization { svqb, cholesky_qr2 };
+
+struct ChebfdOptions {
+  /// Convergence of a pair: ‖Hx − λx‖ / ((‖H‖ + |λ|)‖x‖) ≤ tol; 0: √ε of real_t<T>.
+  double tol = 0;
+  int max_iterations = 60;  ///< filter passes
+  /// Polynomial degree; 0: ⌈4π / window width⌉ on the spectrum scaled to [−1, 1]. It
+  /// grows by half (up to 8×) whenever a pass gains less than a factor 10 in the residuals.
+  int degree = 0;
+  Damping damping = Damping::jackson;
+  double search_factor = 1.75;  ///< search space / estimated count, rounded up to whole nb
+  Orthogonalization orthogonalization = Orthogonalization::svqb;
+  KpmOptions kpm;  ///< the count estimate and the spectral bounds
+  /// Not converged within max_iterations: true throws Error(not_converged) listing the
+  /// residuals reached; false returns the pairs found with converged = false.
+  bool throw_on_failure = true;
+  /// block_width: the subspace block (columns filtered together); rr_distributed_min.
+  SparseTuneParameters tune;
+};
+
+/// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper, each eigenvalue with its
+/// multiplicity and none outside, ascending.
+template <class T>
+TSEIG_API EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper,
+                                const ChebfdOptions& options = {});
+
+/// Collective: the k eigenpairs nearest to `target`, nearest first (a level cut by the
+/// k-th is returned whole, so there may be more than k). A window around the target is
+/// widened until it holds at least k eigenvalues.
+template <class T>
+TSEIG_API EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k,
+                                        const ChebfdOptions& options = {});
+
+}  // namespace tseig::sparse

@@ -1,0 +1,111 @@
+#pragma once
+// What the block eigensolvers (LOBPCG, ChebFD) work on and return: an operator (a sparse
+// Matrix or a user callback that applies H to a block vector), a preconditioner (none,
+// Jacobi, or a callback), and the result of a solve with its time split.
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "tseig/export.hpp"
+#include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/matrix.hpp"
+#include "tseig/sparse/multivector.hpp"
+
+namespace tseig::sparse {
+
+/// y ← F(x) for blocks of equal width; collective over the operator's communicator.
+template <class T>
+using BlockFunction = std::function<void(const MultiVector<T>& x, const MultiVector<T>& y)>;
+
+/// A Hermitian operator on row-distributed block vectors. Solvers allocate every block
+/// they pass to apply() with layout(), so a callback may rely on that layout (a matrix's
+/// vector_layout() gives room for its halo).
+template <class T>
+class LinearOperator {
+ public:
+  /// The sparse matrix `a` (shared, not copied).
+  LinearOperator(const Matrix<T>& a)  // NOLINT: a Matrix is an operator
+      : layout_(a.vector_layout()), matrix_(std::make_shared<Matrix<T>>(a)) {}
+  /// Matrix-free: `apply(x, y)` sets y ← H·x for blocks of any width with `layout`.
+  LinearOperator(const VectorLayout& layout, BlockFunction<T> apply)
+      : layout_(layout), apply_(std::move(apply)) {}
+
+  const VectorLayout& layout() const { return layout_; }
+  MPI_Comm comm() const { return layout_.comm; }
+  std::int64_t rows() const { return layout_.global_rows; }
+  /// The matrix, or nullptr for a callback (the fused kernels need a matrix).
+  const Matrix<T>* matrix() const { return matrix_.get(); }
+
+  void apply(const MultiVector<T>& x, const MultiVector<T>& y) const {
+    if (matrix_)
+      spmmv(*matrix_, x, y);
+    else
+      apply_(x, y);
+  }
+
+ private:
+  VectorLayout layout_;
+  std::shared_ptr<const Matrix<T>> matrix_;
+  BlockFunction<T> apply_;
+};
+
+/// Collective: spectral bounds of an operator by Lanczos (as spectral_bounds of a Matrix).
+template <class T>
+TSEIG_API SpectralBounds spectral_bounds(const LinearOperator<T>& h, int steps = 40,
+                                         double margin = 0.02, std::uint64_t seed = 7);
+
+/// y ← M⁻¹x with M ≈ H − θS, applied to LOBPCG's residual block. Default: none (y = x).
+template <class T>
+class Preconditioner {
+ public:
+  Preconditioner() = default;
+  explicit Preconditioner(BlockFunction<T> apply) : apply_(std::move(apply)) {}
+
+  bool empty() const { return !apply_; }
+  void apply(const MultiVector<T>& x, const MultiVector<T>& y) const {
+    if (apply_)
+      apply_(x, y);
+    else
+      MultiVector<T>(y).assign(x);  // a handle: writes y's storage
+  }
+
+ private:
+  BlockFunction<T> apply_;
+};
+
+/// Jacobi: y_i = x_i / |a_ii| (rows with a zero diagonal pass unchanged). Local.
+template <class T>
+TSEIG_API Preconditioner<T> jacobi_preconditioner(const Matrix<T>& a);
+
+/// Which end of the spectrum an extremal solver computes.
+enum class Which { smallest, largest };
+
+/// Seconds spent in each part of a solve (this rank; the parts overlap nowhere).
+/// communication: the reductions and broadcasts of the solver itself (the halo
+/// exchanges are inside spmmv).
+struct SolverTimes {
+  double spmmv = 0;              ///< operator (and S) applications, filter sweeps
+  double orthogonalization = 0;  ///< SVQB / Cholesky-QR2 / projections, local part
+  double rayleigh_ritz = 0;      ///< projected matrices and their dense eigensolve
+  double communication = 0;      ///< allreduce of Gram matrices and norms, broadcasts
+  double total = 0;
+};
+
+/// The eigenpairs a block solver found. Pairs are ordered from the wanted end (ascending
+/// for the smallest, descending for the largest, ascending inside an interval).
+template <class T>
+struct EigenResult {
+  std::vector<real_t<T>> eigenvalues;
+  MultiVector<T> eigenvectors;    ///< one column per eigenvalue (S-orthonormal)
+  std::vector<double> residuals;  ///< ‖Hx − λSx‖ / ((‖H‖ + |λ|‖S‖)‖x‖) per pair
+  int iterations = 0;
+  bool converged = false;
+  SolverTimes times;
+};
+
+}  // namespace tseig::sparse

@@ -1,0 +1,46 @@
+#pragma once
+// LOBPCG, the robust variant (Knyazev 2001; Hetmaniuk & Lehoucq 2006; Duersch et al.
+// 2018): the block [X, P, W] of Ritz vectors, search directions and preconditioned
+// residuals, kept S-orthonormal as a whole, so every Rayleigh–Ritz step is a standard
+// Hermitian eigenproblem of order ≤ 3m (m = nev + guard).
+#include "tseig/export.hpp"
+#include "tseig/sparse/linear_operator.hpp"
+#include "tseig/sparse/tune.hpp"
+
+namespace tseig::sparse {
+
+template <class T>
+struct LobpcgOptions {
+  int nev = 1;     ///< wanted eigenpairs
+  int guard = -1;  ///< block columns beyond nev (speed up convergence, reveal multiplicity);
+                   ///< −1: max(4, nev / 4)
+  Which which = Which::smallest;
+  /// Convergence of a pair: ‖Hx − λSx‖ / ((‖H‖ + |λ|‖S‖)‖x‖) ≤ tol; 0: √ε of real_t<T>.
+  double tol = 0;
+  int max_iterations = 500;
+  /// Warm start (SCF): up to nev + guard columns with the operator's layout, used as the
+  /// first columns of the initial block (the rest is random). Empty: random start.
+  MultiVector<T> initial;
+  /// ‖H‖ and ‖S‖ for the criterion; 0: estimated by a few Lanczos steps.
+  double norm_h = 0, norm_s = 0;
+  /// Not converged within max_iterations: true throws Error(not_converged) listing the
+  /// residuals reached; false returns them with converged = false.
+  bool throw_on_failure = true;
+  SparseTuneParameters tune;  ///< rr_distributed_min decides where Rayleigh–Ritz runs
+};
+
+/// Collective: the nev extremal eigenpairs of H x = λ x. An eigenvalue whose level
+/// crosses the nev-th pair is returned with its full multiplicity when it fits into the
+/// block (multiplicity ≤ guard + 1), so the result may hold more than nev pairs.
+template <class T>
+TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LobpcgOptions<T>& options = {},
+                                const Preconditioner<T>& preconditioner = {});
+
+/// Collective: the same for H x = λ S x with S Hermitian positive definite; eigenvectors
+/// are S-orthonormal.
+template <class T>
+TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LinearOperator<T>& s,
+                                const LobpcgOptions<T>& options = {},
+                                const Preconditioner<T>& preconditioner = {});
+
+}  // namespace tseig::sparse

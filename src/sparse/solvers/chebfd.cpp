@@ -1,0 +1,333 @@
+// ChebFD (Pieper et al. 2016, Algorithm 1):
+//   bounds and the KPM count of [a, b] → search space Y of ≈ search_factor × count
+//   columns (whole subspace blocks of nb) → repeat: Y ← p(H)·Y one block of nb columns at
+//   a time (a block stays in cache through all degree steps; one chebfd_op per step
+//   does the recurrence, the dot products and the accumulation in one pass) →
+//   orthonormalize against the locked vectors → Rayleigh–Ritz → lock the converged
+//   Ritz pairs inside [a, b].
+// Stop when no unconverged Ritz value is left inside [a, b] and the number locked held
+// for one more pass (a pair missing from the space would show up in it). The space grows
+// when the Ritz values inside [a, b] leave too few buffer vectors; space and degree grow
+// when a pass gains less than a factor 10 in the residuals.
+#include "tseig/sparse/chebfd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "core/instantiate.hpp"
+#include "sparse/solvers/block_ops.hpp"
+#include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/chebfd_window.hpp"
+#include "sparse/solvers/rayleigh_ritz.hpp"
+#include "tseig/error.hpp"
+#include "tseig/sparse/kernels.hpp"
+
+namespace tseig::sparse {
+
+namespace {
+
+using detail::Timer;
+
+template <class T>
+class Chebfd {
+ public:
+  using R = real_t<T>;
+  Chebfd(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
+         const ChebfdOptions& o)
+      : a_(a),
+        o_(o),
+        lower_(lower),
+        upper_(upper),
+        center_(kpm.center),
+        half_(kpm.half_width),
+        norm_h_(std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper))),
+        tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
+        drop_(1e3 * std::numeric_limits<R>::epsilon()),
+        nb_(std::max(1, o.tune.block_width)) {
+    const double xa = (lower - center_) / half_, xb = (upper - center_) / half_;
+    degree_ = first_degree_ = o.degree > 0 ? o.degree : detail::window_degree(xa, xb);
+    const double count = eigenvalue_count(kpm, lower, upper).count;
+    y_ = MultiVector<T>(a.vector_layout(), space_for(count));
+    y_.fill_random(o.kpm.seed + 101);
+  }
+
+  EigenResult<T> run();
+
+ private:
+  int space_for(double count) const {
+    const int want = static_cast<int>(std::ceil(o_.search_factor * std::max(count, 1.0))) + 2;
+    return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
+  }
+  void filter(const MultiVector<T>& y);
+  int orthonormalize(int locked, const MultiVector<T>& y);
+  void grow(int cols);
+
+  const Matrix<T>& a_;
+  const ChebfdOptions& o_;
+  const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
+  const int nb_;
+  int degree_ = 0, first_degree_ = 0;
+  MultiVector<T> y_;  // locked vectors first, then the active ones
+  std::vector<R> theta_;
+  std::vector<double> rel_;
+  std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
+  SolverTimes times_;
+};
+
+/// y ← p(H)·y by the Chebyshev recurrence T_{k+1} = 2H̃T_k − T_{k−1}, H̃ = (H − center)/half,
+/// one subspace block at a time.
+template <class T>
+void Chebfd<T>::filter(const MultiVector<T>& y) {
+  Timer timer(times_.spmmv);
+  const double xa = (lower_ - center_) / half_, xb = (upper_ - center_) / half_;
+  const std::vector<double> c = detail::window_coefficients(xa, xb, degree_, o_.damping);
+  const T alpha = T(1 / half_), beta = T(center_);
+  MultiVector<T> u0(a_.vector_layout(), nb_), u1(a_.vector_layout(), nb_);
+  std::vector<T> eta(nb_), mu(nb_);
+  for (int first = 0; first < y.cols(); first += nb_) {
+    const int w = std::min(nb_, y.cols() - first);
+    MultiVector<T> x = y.view(first, w), previous = u0.view(0, w), current = u1.view(0, w);
+    previous.assign(x);          // T_0
+    axpby(T(0), x, T(c[0]), x);  // x = c_0·T_0
+    aug_spmmv(a_, alpha, beta, previous, T(0), current, std::span<T>(eta),
+              std::span<T>(mu));  // T_1
+    axpby(T(c[1]), current, T(1), x);
+    for (int k = 2; k <= degree_; ++k) {
+      chebfd_op(a_, alpha, beta, current, previous, T(c[k]), x, std::span<T>(eta),
+                std::span<T>(mu));  // previous ← T_k, x += c_k·T_k
+      std::swap(previous, current);
+    }
+  }
+}
+
+/// Orthonormalizes y against the `locked` leading columns of y_; returns the columns kept.
+template <class T>
+int Chebfd<T>::orthonormalize(int locked, const MultiVector<T>& y) {
+  const MultiVector<T> q = y_.view(0, locked);
+  if (o_.orthogonalization == Orthogonalization::cholesky_qr2) {
+    detail::project_out(q, q, y, nullptr, times_);
+    detail::project_out(q, q, y, nullptr, times_);
+    if (detail::cholesky_qr2(y, nullptr, times_)) return y.cols();
+  }
+  return detail::orthonormalize_against(q, q, y, nullptr, drop_, o_.tune, times_);
+}
+
+template <class T>
+void Chebfd<T>::grow(int cols) {
+  MultiVector<T> bigger(a_.vector_layout(), cols);
+  bigger.view(0, y_.cols()).assign(y_);
+  bigger.view(y_.cols(), cols - y_.cols()).fill_random(o_.kpm.seed + 211 + cols);
+  y_ = bigger;
+}
+
+template <class T>
+EigenResult<T> Chebfd<T>::run() {
+  const double begin = MPI_Wtime();
+  const MPI_Comm comm = a_.comm();
+  int locked = 0, previous_locked = -1, iterations = 0;
+  double previous_worst = std::numeric_limits<double>::infinity();
+  bool converged = false;
+  while (iterations < o_.max_iterations) {
+    const int active = y_.cols() - locked;
+    filter(y_.view(locked, active));
+    int kept = orthonormalize(locked, y_.view(locked, active));
+    for (int attempt = 1; attempt < 4 && kept < active; ++attempt) {  // refill lost columns
+      MultiVector<T> fresh = y_.view(locked + kept, active - kept);
+      fresh.fill_random(o_.kpm.seed + 307 * attempt + iterations);
+      kept += detail::orthonormalize_against(y_.view(0, locked + kept), y_.view(0, locked + kept),
+                                             fresh, nullptr, drop_, o_.tune, times_);
+    }
+    raise_if_any(comm, kept < active, ErrorCode::numerical_failure,
+                 "chebfd: cannot keep an orthonormal search space");
+    const MultiVector<T> y = y_.view(locked, active);
+    MultiVector<T> hy(a_.vector_layout(), active), ritz(a_.vector_layout(), active),
+        hritz(a_.vector_layout(), active);
+    {
+      Timer t(times_.spmmv);
+      spmmv(a_, y, hy);
+    }
+    const detail::SmallEigen<T> e =
+        detail::projected_eigen(comm, active, detail::gram(y, hy, times_, times_.rayleigh_ritz),
+                                std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
+    {
+      Timer t(times_.rayleigh_ritz);
+      detail::transform(y, e.vectors.data(), ritz);
+      detail::transform(hy, e.vectors.data(), hritz);
+      for (int i = 0; i < hritz.local_rows(); ++i)
+        for (int j = 0; j < active; ++j) hy(i, j) = hritz(i, j) - T(e.values[j]) * ritz(i, j);
+    }
+    const std::vector<double> sq = detail::squared_norms(hy, ritz, times_);
+    std::vector<double> rel(active);
+    for (int j = 0; j < active; ++j)
+      rel[j] = std::sqrt(sq[j]) /
+               ((norm_h_ + std::abs(e.values[j])) * std::max(std::sqrt(sq[active + j]), 1e-300));
+    detail::agree(comm, std::span<double>(rel), times_);
+    // Lock: converged pairs inside [a, b] go first, the rest follows in Ritz order.
+    std::vector<int> order(active);
+    std::iota(order.begin(), order.end(), 0);
+    auto inside = [&](int j) { return e.values[j] >= lower_ && e.values[j] <= upper_; };
+    auto lockable = [&](int j) { return inside(j) && rel[j] <= tol_; };
+    std::stable_partition(order.begin(), order.end(), lockable);
+    unconverged_.clear();
+    for (int j = 0; j < active; ++j) {
+      detail::copy_column(ritz, order[j], y_, locked + j);
+      if (lockable(order[j])) {
+        theta_.push_back(e.values[order[j]]);
+        rel_.push_back(rel[order[j]]);
+      } else if (inside(order[j])) {
+        unconverged_.push_back(rel[order[j]]);
+      }
+    }
+    locked = static_cast<int>(theta_.size());
+    ++iterations;
+    if (unconverged_.empty() && locked == previous_locked) {
+      converged = true;
+      break;
+    }
+    previous_locked = locked;
+    const int inside_count = locked + static_cast<int>(unconverged_.size());
+    if (y_.cols() - inside_count < std::max(2, inside_count / 4) && y_.cols() < a_.rows())
+      grow(static_cast<int>(
+          std::min<std::int64_t>(std::max(space_for(inside_count), y_.cols() + nb_), a_.rows())));
+    const double worst =
+        unconverged_.empty() ? 0.0 : *std::max_element(unconverged_.begin(), unconverged_.end());
+    // Stagnation: the degree grows (to 8× the first), and so does the space: Ritz values
+    // that stay inside without converging are mixtures of levels the filter cannot tell
+    // apart (λ and −λ of a symmetric window), which only a space holding them whole splits.
+    if (!unconverged_.empty() && worst > 0.1 * previous_worst) {
+      if (degree_ < 8 * first_degree_) degree_ += (degree_ + 1) / 2;
+      if (y_.cols() < a_.rows())
+        grow(static_cast<int>(
+            std::min<std::int64_t>(y_.cols() + std::max(nb_, y_.cols() / 2), a_.rows())));
+    }
+    previous_worst = worst;
+    raise_if_any(comm, locked >= y_.cols(), ErrorCode::numerical_failure,
+                 "chebfd: every search vector is locked; the space cannot grow further");
+  }
+  times_.total = MPI_Wtime() - begin;
+  if (!converged && o_.throw_on_failure) {
+    std::string message = "chebfd: not converged after " + std::to_string(iterations) +
+                          " filter passes (tol " + std::to_string(tol_) + ", " +
+                          std::to_string(locked) +
+                          " pairs locked); relative residuals reached inside the interval:";
+    for (double r : unconverged_) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, " %.3e", r);
+      message += buffer;
+    }
+    if (unconverged_.empty()) message += " none left, but the count was still changing";
+    raise_if_any(comm, true, ErrorCode::not_converged, message);
+  }
+  std::vector<int> order(locked);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return theta_[i] < theta_[j]; });
+  EigenResult<T> r;
+  r.eigenvectors = MultiVector<T>(a_.vector_layout(), locked);
+  for (int j = 0; j < locked; ++j) {
+    r.eigenvalues.push_back(theta_[order[j]]);
+    r.residuals.push_back(rel_[order[j]]);
+    detail::copy_column(y_, order[j], r.eigenvectors, j);
+  }
+  r.iterations = iterations;
+  r.converged = converged;
+  r.times = times_;
+  return r;
+}
+
+void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what) {
+  raise_if_any(comm,
+               bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 ||
+                   !(o.search_factor >= 1) || o.tune.block_width < 1,
+               ErrorCode::invalid_argument,
+               std::string(what) +
+                   ": need tol >= 0, max_iterations >= 1, degree >= 0, search_factor >= 1, "
+                   "block_width >= 1 and a valid interval or k");
+}
+
+/// [lower, upper] clipped to the spectral bounds (the window must lie in [−1, 1]).
+template <class T>
+EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
+                          const ChebfdOptions& o) {
+  Chebfd<T> solver(a, kpm, std::max(lower, kpm.bounds.lower), std::min(upper, kpm.bounds.upper), o);
+  return solver.run();
+}
+
+}  // namespace
+
+template <class T>
+EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const ChebfdOptions& o) {
+  check_options(a.comm(), o, !(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper),
+                "chebfd");
+  const KpmMoments kpm = kpm_moments(a, o.kpm);
+  if (upper < kpm.bounds.lower || lower > kpm.bounds.upper) {  // no eigenvalue there
+    EigenResult<T> r;
+    r.eigenvectors = MultiVector<T>(a.vector_layout(), 0);
+    r.converged = true;
+    return r;
+  }
+  return run_window(a, kpm, lower, upper, o);
+}
+
+template <class T>
+EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const ChebfdOptions& o) {
+  check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest");
+  const KpmMoments kpm = kpm_moments(a, o.kpm);
+  const double span = kpm.bounds.upper - kpm.bounds.lower;
+  // The KPM count sizes the first window: it should hold about 1.5 k eigenvalues.
+  double delta = span * k / static_cast<double>(a.rows());
+  while (eigenvalue_count(kpm, target - delta, target + delta).count < 1.5 * k + 1 && delta < span)
+    delta *= 1.5;
+  EigenResult<T> r;
+  SolverTimes times;
+  int iterations = 0;
+  for (;;) {
+    r = run_window(a, kpm, target - delta, target + delta, o);
+    iterations += r.iterations;
+    for (auto field :
+         {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
+          &SolverTimes::communication, &SolverTimes::total})
+      times.*field += r.times.*field;
+    if (static_cast<int>(r.eigenvalues.size()) >= k || delta >= span) break;
+    delta *= 1.5;
+  }
+  const int found = static_cast<int>(r.eigenvalues.size());
+  raise_if_any(a.comm(), found < k && o.throw_on_failure, ErrorCode::not_converged,
+               "chebfd_nearest: found " + std::to_string(found) + " of " + std::to_string(k) +
+                   " eigenvalues in the widest window");
+  std::vector<int> order(found);
+  std::iota(order.begin(), order.end(), 0);
+  auto distance = [&](int j) { return std::abs(static_cast<double>(r.eigenvalues[j]) - target); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int i, int j) { return distance(i) < distance(j); });
+  const double tol = o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<real_t<T>>::epsilon());
+  int count = std::min(k, found);
+  const double norm_h = std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper));
+  while (count > 0 && count < found &&
+         distance(order[count]) - distance(order[count - 1]) <= 10 * tol * 2 * norm_h)
+    ++count;  // the rest of a level (or its mirror image) cut by the k-th
+  EigenResult<T> out;
+  out.eigenvectors = MultiVector<T>(a.vector_layout(), count);
+  for (int j = 0; j < count; ++j) {
+    out.eigenvalues.push_back(r.eigenvalues[order[j]]);
+    out.residuals.push_back(r.residuals[order[j]]);
+    detail::copy_column(r.eigenvectors, order[j], out.eigenvectors, j);
+  }
+  out.iterations = iterations;
+  out.converged = r.converged && found >= k;
+  out.times = times;
+  return out;
+}
+
+#define TSEIG_INSTANTIATE(T)                                                      \
+  template TSEIG_API EigenResult<T> chebfd(const Matrix<T>&, double, double,      \
+                                           const ChebfdOptions&);                 \
+  template TSEIG_API EigenResult<T> chebfd_nearest(const Matrix<T>&, double, int, \
+                                                   const ChebfdOptions&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse

@@ -1,0 +1,31 @@
+// Window coefficients and their damping (see chebfd_window.hpp).
+#include "sparse/solvers/chebfd_window.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "tseig/sparse/kpm.hpp"
+
+namespace tseig::sparse::detail {
+
+std::vector<double> window_coefficients(double xa, double xb, int degree, Damping damping) {
+  const double ta = std::acos(std::clamp(xa, -1.0, 1.0)), tb = std::acos(std::clamp(xb, -1.0, 1.0));
+  const std::vector<double> jackson =
+      damping == Damping::jackson ? jackson_damping(degree + 1) : std::vector<double>{};
+  std::vector<double> c(degree + 1);
+  c[0] = (ta - tb) / std::numbers::pi;
+  for (int k = 1; k <= degree; ++k) {
+    const double q = std::numbers::pi * k / (degree + 1);
+    const double g = damping == Damping::jackson ? jackson[k] : std::pow(std::sin(q) / q, 2);
+    c[k] = g * 2 * (std::sin(k * ta) - std::sin(k * tb)) / (k * std::numbers::pi);
+  }
+  return c;
+}
+
+int window_degree(double xa, double xb) {
+  const double width = std::max(xb - xa, 1e-6);
+  return std::max(8, static_cast<int>(std::ceil(4 * std::numbers::pi / width)));
+}
+
+}  // namespace tseig::sparse::detail

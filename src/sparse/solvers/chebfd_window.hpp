@@ -1,0 +1,19 @@
+#pragma once
+// The window filter of ChebFD: the Chebyshev series of the indicator function of
+// [x_a, x_b] ⊂ [−1, 1], with θ = arccos x,
+//   c_0 = (θ_a − θ_b)/π,  c_k = 2(sin kθ_a − sin kθ_b)/(kπ),
+// times damping factors g_k (Jackson, or Lanczos σ = sinc(kπ/(N+1))² as in Pieper et al.).
+#include <vector>
+
+#include "tseig/sparse/chebfd.hpp"
+
+namespace tseig::sparse::detail {
+
+/// c_0 … c_degree of the damped window on the scaled interval [xa, xb] ⊂ [−1, 1].
+std::vector<double> window_coefficients(double xa, double xb, int degree, Damping damping);
+
+/// Degree resolving the window: the damped series' transition width π/N a quarter of
+/// the window width xb − xa; at least 8.
+int window_degree(double xa, double xb);
+
+}  // namespace tseig::sparse::detail

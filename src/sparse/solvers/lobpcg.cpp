@@ -1,0 +1,392 @@
+// LOBPCG (Duersch et al. 2018's robust variant). The basis S = [X, P, W] (Ritz vectors,
+// search directions, preconditioned residuals of the unconverged pairs) is kept
+// S-orthonormal as a whole: X and P by construction in the small space, W by projection
+// against [X, P] and SVQB with a drop tolerance. Rayleigh–Ritz is then a standard
+// eigenproblem of order ≤ 3m; P is the part of the new X outside the old X (Hetmaniuk &
+// Lehoucq), orthonormalized in the small space. If [X, P, W] is found not orthonormal,
+// P is dropped (restart). H·S and S·S are updated by the same small transformations;
+// before convergence is declared they are recomputed and the Ritz pairs refreshed, so
+// the reported residuals are true ones.
+#include "tseig/sparse/lobpcg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "core/instantiate.hpp"
+#include "sparse/solvers/block_ops.hpp"
+#include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/rayleigh_ritz.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::sparse {
+
+namespace {
+
+using detail::agree;
+using detail::Timer;
+
+/// Block size m = nev + guard, at most n.
+template <class T>
+int block_columns(const LobpcgOptions<T>& o, std::int64_t n) {
+  const int guard = o.guard < 0 ? std::max(4, o.nev / 4) : o.guard;
+  return static_cast<int>(std::min<std::int64_t>(o.nev + guard, n));
+}
+
+/// Block vectors of 3m columns: the basis, H times it and S times it.
+template <class T>
+struct Basis {
+  MultiVector<T> v, hv, sv;  // sv is empty for S = I
+  Basis(const VectorLayout& layout, int cols, bool generalized)
+      : v(layout, cols), hv(layout, cols), sv(layout, generalized ? cols : 0) {}
+  MultiVector<T> s_view(int first, int count) const {
+    return sv.cols() ? sv.view(first, count) : v.view(first, count);
+  }
+};
+
+template <class T>
+class Lobpcg {
+ public:
+  using R = real_t<T>;
+  Lobpcg(const LinearOperator<T>& h, const LinearOperator<T>* s, const LobpcgOptions<T>& o,
+         const Preconditioner<T>& pc)
+      : h_(h),
+        s_(s),
+        o_(o),
+        pc_(pc),
+        comm_(h.comm()),
+        nev_(o.nev),
+        m_(block_columns(o, h.rows())),
+        sign_(o.which == Which::smallest ? 1 : -1),
+        tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
+        drop_(1e3 * std::numeric_limits<R>::epsilon()),
+        cur_(h.layout(), 3 * m_, s != nullptr),
+        next_(h.layout(), 3 * m_, s != nullptr),
+        residual_(h.layout(), m_) {}
+
+  EigenResult<T> run();
+
+ private:
+  void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
+    Timer t(times_.spmmv);
+    op.apply(x, y);
+  }
+  double norm_estimate(const LinearOperator<T>& op, double given) {
+    if (given > 0) return given;
+    Timer t(times_.spmmv);
+    const SpectralBounds b = spectral_bounds(op, 20, 0.0);
+    return std::max(std::abs(b.lower), std::abs(b.upper));
+  }
+  void start();
+  void refresh();
+  void compute_residuals();
+  int wanted() const;
+  bool step();
+  void build_directions(const std::vector<T>& c, int k);
+  EigenResult<T> result(int count, bool converged);
+
+  const LinearOperator<T>& h_;
+  const LinearOperator<T>* s_;
+  const LobpcgOptions<T>& o_;
+  const Preconditioner<T>& pc_;
+  MPI_Comm comm_;
+  const int nev_, m_, sign_;
+  const double tol_, drop_;
+  double norm_h_ = 1, norm_s_ = 1;
+  Basis<T> cur_, next_;      // X at [0, m), P at [m, m + np), W after
+  MultiVector<T> residual_;  // H·X − S·X·Θ
+  int np_ = 0, iterations_ = 0;
+  std::vector<R> theta_;     // Ritz values, from the wanted end
+  std::vector<double> rel_;  // relative residuals
+  SolverTimes times_;
+};
+
+/// X ← random block with the warm-start columns first, S-orthonormal (SVQB; columns lost
+/// to rank deficiency are refilled with new random ones).
+template <class T>
+void Lobpcg<T>::start() {
+  MultiVector<T> x = cur_.v.view(0, m_);
+  x.fill_random(0x10b9c9);
+  for (int j = 0; j < o_.initial.cols(); ++j) detail::copy_column(o_.initial, j, x, j);
+  int kept = 0;
+  for (int attempt = 0; attempt < 4 && kept < m_; ++attempt) {
+    MultiVector<T> fresh = x.view(kept, m_ - kept);
+    if (attempt > 0) fresh.fill_random(0x5eed + attempt);
+    const MultiVector<T> sfresh = cur_.s_view(kept, m_ - kept);
+    if (s_) apply(*s_, fresh, sfresh);
+    kept += detail::orthonormalize_against(x.view(0, kept), cur_.s_view(0, kept), fresh,
+                                           s_ ? &sfresh : nullptr, drop_, o_.tune, times_);
+  }
+  raise_if_any(comm_, kept < m_, ErrorCode::numerical_failure,
+               "lobpcg: cannot build an S-orthonormal start block of " + std::to_string(m_) +
+                   " columns (is S positive definite?)");
+  refresh();
+}
+
+/// H·X and S·X recomputed, then Rayleigh–Ritz on X alone (generalized with XᴴSX, which
+/// absorbs the drift of the updated products); P is dropped.
+template <class T>
+void Lobpcg<T>::refresh() {
+  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_);
+  apply(h_, x, hx);
+  if (s_) apply(*s_, x, cur_.sv.view(0, m_));
+  const MultiVector<T> sx = cur_.s_view(0, m_);
+  const std::size_t mm = static_cast<std::size_t>(m_) * m_;
+  std::vector<T> g(2 * mm, T(0));
+  {
+    Timer t(times_.rayleigh_ritz);
+    detail::local_gram(x, hx, g.data());
+    detail::local_gram(x, sx, g.data() + mm);
+  }
+  detail::reduce(comm_, std::span<T>(g), times_);
+  std::vector<T> a(g.begin(), g.begin() + mm), b(g.begin() + mm, g.end());
+  for (T& v : a) v *= R(sign_);
+  const detail::SmallEigen<T> e = detail::projected_eigen(comm_, m_, std::move(a), std::move(b),
+                                                          o_.tune, times_, times_.rayleigh_ritz);
+  raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
+               "lobpcg: the Ritz block lost S-orthogonality beyond repair");
+  theta_.resize(m_);
+  for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
+  Timer t(times_.rayleigh_ritz);
+  detail::transform(x, e.vectors.data(), next_.v.view(0, m_));
+  detail::transform(hx, e.vectors.data(), next_.hv.view(0, m_));
+  if (s_) detail::transform(sx, e.vectors.data(), next_.sv.view(0, m_));
+  std::swap(cur_, next_);
+  np_ = 0;
+}
+
+template <class T>
+void Lobpcg<T>::compute_residuals() {
+  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_), sx = cur_.s_view(0, m_);
+  for (int i = 0; i < x.local_rows(); ++i)
+    for (int j = 0; j < m_; ++j) residual_(i, j) = hx(i, j) - T(theta_[j]) * sx(i, j);
+  const std::vector<double> sq = detail::squared_norms(residual_, x, times_);
+  rel_.resize(m_);
+  for (int j = 0; j < m_; ++j)
+    rel_[j] = std::sqrt(sq[j]) /
+              ((norm_h_ + std::abs(theta_[j]) * norm_s_) * std::max(std::sqrt(sq[m_ + j]), 1e-300));
+  agree(comm_, std::span<double>(rel_), times_);
+}
+
+/// nev, grown over the guard columns whose Ritz values belong to the nev-th level.
+template <class T>
+int Lobpcg<T>::wanted() const {
+  const double edge = theta_[nev_ - 1];
+  const double width = 10 * tol_ * (norm_h_ + std::abs(edge) * norm_s_);
+  int w = nev_;
+  while (w < m_ && std::abs(theta_[w] - edge) <= width) ++w;
+  return w;
+}
+
+/// One iteration; false when it cannot extend the basis any more (stagnation).
+template <class T>
+bool Lobpcg<T>::step() {
+  // Soft locking: converged pairs stay in X but add no residual direction.
+  std::vector<int> active;
+  for (int j = 0; j < m_; ++j)
+    if (rel_[j] > tol_) active.push_back(j);
+  for (;;) {
+    const int q = m_ + np_, nw0 = static_cast<int>(active.size());
+    const MultiVector<T> w = cur_.v.view(q, nw0), sw = cur_.s_view(q, nw0);
+    {
+      MultiVector<T> r(h_.layout(), nw0);
+      for (int k = 0; k < nw0; ++k) detail::copy_column(residual_, active[k], r, k);
+      Timer t(times_.spmmv);
+      pc_.apply(r, w);
+    }
+    if (s_) apply(*s_, w, sw);
+    const int nw = detail::orthonormalize_against(cur_.v.view(0, q), cur_.s_view(0, q), w,
+                                                  s_ ? &sw : nullptr, drop_, o_.tune, times_);
+    if (nw == 0) {
+      if (np_ == 0) return false;
+      np_ = 0;  // restart without P
+      continue;
+    }
+    const int k = q + nw;
+    apply(h_, cur_.v.view(q, nw), cur_.hv.view(q, nw));
+    const MultiVector<T> v = cur_.v.view(0, k);
+    const std::size_t kk = static_cast<std::size_t>(k) * k;
+    std::vector<T> g(2 * kk, T(0));
+    {
+      Timer t(times_.rayleigh_ritz);
+      detail::local_gram(v, cur_.hv.view(0, k), g.data());
+      detail::local_gram(v, cur_.s_view(0, k), g.data() + kk);
+    }
+    detail::reduce(comm_, std::span<T>(g), times_);
+    double deviation = 0;
+    for (int b = 0; b < k; ++b)
+      for (int a = 0; a < k; ++a)
+        deviation = std::max(deviation,
+                             static_cast<double>(std::abs(g[kk + a + b * k] - T(a == b ? 1 : 0))));
+    agree(comm_, std::span<double>(&deviation, 1), times_);
+    const bool orthonormal = deviation <= std::sqrt(std::numeric_limits<R>::epsilon());
+    if (!orthonormal && np_ > 0) {
+      np_ = 0;  // restart without P
+      continue;
+    }
+    std::vector<T> a(g.begin(), g.begin() + kk), b;
+    if (!orthonormal) b.assign(g.begin() + kk, g.end());
+    for (T& x : a) x *= R(sign_);
+    const detail::SmallEigen<T> e = detail::projected_eigen(comm_, k, std::move(a), std::move(b),
+                                                            o_.tune, times_, times_.rayleigh_ritz);
+    raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
+                 "lobpcg: the basis [X, P, W] lost S-orthogonality beyond repair");
+    for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
+    {
+      Timer t(times_.rayleigh_ritz);
+      detail::transform(v, e.vectors.data(), next_.v.view(0, m_));
+      detail::transform(cur_.hv.view(0, k), e.vectors.data(), next_.hv.view(0, m_));
+      if (s_) detail::transform(cur_.sv.view(0, k), e.vectors.data(), next_.sv.view(0, m_));
+    }
+    if (orthonormal)
+      build_directions(e.vectors, k);
+    else
+      np_ = 0;
+    std::swap(cur_, next_);
+    return true;
+  }
+}
+
+/// P ← S·Z with Z spanning the [P, W] part of the new X's coefficients, orthogonal to
+/// them: C is unitary, so that is C_rest·(C_restᴴ·Z) with C_rest the Ritz vectors beyond
+/// m, orthonormalized by Gram–Schmidt twice (all in the small space).
+template <class T>
+void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
+  Timer t(times_.rayleigh_ritz);
+  const int rest = k - m_;
+  std::vector<T> y(static_cast<std::size_t>(rest) * m_, T(0));  // C_restᴴ·[0; C_x(m:k, :)]
+  for (int j = 0; j < m_; ++j)
+    for (int r = 0; r < rest; ++r) {
+      T sum(0);
+      for (int i = m_; i < k; ++i)
+        sum += conj_if_complex(c[i + static_cast<std::size_t>(m_ + r) * k]) *
+               c[i + static_cast<std::size_t>(j) * k];
+      y[r + static_cast<std::size_t>(j) * rest] = sum;
+    }
+  std::vector<T> kept;
+  int np = 0;
+  for (int j = 0; j < m_ && np < rest; ++j) {
+    std::vector<T> col(y.begin() + static_cast<std::ptrdiff_t>(j) * rest,
+                       y.begin() + static_cast<std::ptrdiff_t>(j + 1) * rest);
+    double norm = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int p = 0; p < np; ++p) {
+        T d(0);
+        for (int r = 0; r < rest; ++r) d += conj_if_complex(kept[r + p * rest]) * col[r];
+        for (int r = 0; r < rest; ++r) col[r] -= d * kept[r + p * rest];
+      }
+      norm = 0;
+      for (const T& v : col) norm += std::norm(v);
+      norm = std::sqrt(norm);
+    }
+    if (norm <= 100 * std::numeric_limits<R>::epsilon()) continue;  // a converged column
+    for (T& v : col) v /= R(norm);
+    kept.insert(kept.end(), col.begin(), col.end());
+    ++np;
+  }
+  std::vector<T> z(static_cast<std::size_t>(k) * np, T(0));  // C_rest·kept
+  for (int p = 0; p < np; ++p)
+    for (int r = 0; r < rest; ++r)
+      for (int i = 0; i < k; ++i)
+        z[i + static_cast<std::size_t>(p) * k] +=
+            c[i + static_cast<std::size_t>(m_ + r) * k] * kept[r + p * rest];
+  detail::transform(cur_.v.view(0, k), z.data(), next_.v.view(m_, np));
+  detail::transform(cur_.hv.view(0, k), z.data(), next_.hv.view(m_, np));
+  if (s_) detail::transform(cur_.sv.view(0, k), z.data(), next_.sv.view(m_, np));
+  np_ = np;
+}
+
+template <class T>
+EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
+  EigenResult<T> r;
+  r.eigenvalues.assign(theta_.begin(), theta_.begin() + count);
+  r.residuals.assign(rel_.begin(), rel_.begin() + count);
+  r.eigenvectors = MultiVector<T>(h_.layout(), count);
+  r.eigenvectors.assign(cur_.v.view(0, count));
+  r.iterations = iterations_;
+  r.converged = converged;
+  r.times = times_;
+  return r;
+}
+
+template <class T>
+EigenResult<T> Lobpcg<T>::run() {
+  const double begin = MPI_Wtime();
+  norm_h_ = norm_estimate(h_, o_.norm_h);
+  if (s_) norm_s_ = norm_estimate(*s_, o_.norm_s);
+  start();
+  bool fresh = true;  // products recomputed since the last step
+  for (;;) {
+    compute_residuals();
+    const int w = wanted();
+    const bool done =
+        std::all_of(rel_.begin(), rel_.begin() + w, [&](double r) { return r <= tol_; });
+    if (done && fresh) {
+      times_.total = MPI_Wtime() - begin;
+      return result(w, true);
+    }
+    if (done) {
+      refresh();
+      fresh = true;
+      continue;
+    }
+    if (iterations_ >= o_.max_iterations || !step()) break;
+    ++iterations_;
+    fresh = false;
+  }
+  times_.total = MPI_Wtime() - begin;
+  const int w = wanted();
+  if (!o_.throw_on_failure) return result(w, false);
+  std::string message = "lobpcg: not converged after " + std::to_string(iterations_) +
+                        " iterations (tol " + std::to_string(tol_) +
+                        "); relative residuals reached:";
+  for (int j = 0; j < w; ++j) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, " %.3e", rel_[j]);
+    message += buffer;
+  }
+  raise_if_any(comm_, true, ErrorCode::not_converged, message);
+  return {};
+}
+
+template <class T>
+EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
+                     const LobpcgOptions<T>& o, const Preconditioner<T>& pc) {
+  const VectorLayout& l = h.layout();
+  const bool bad = o.nev < 1 || o.nev > h.rows() || !(o.tol >= 0) || o.max_iterations < 0 ||
+                   (s && (s->layout().partition_key != l.partition_key)) ||
+                   (o.initial.cols() > 0 && o.initial.layout().partition_key != l.partition_key) ||
+                   o.initial.cols() > block_columns(o, h.rows());
+  raise_if_any(h.comm(), bad, ErrorCode::invalid_argument,
+               "lobpcg: need 1 <= nev <= n, tol >= 0, max_iterations >= 0, S and the initial "
+               "block on the operator's rows, and at most nev + guard initial vectors");
+  Lobpcg<T> solver(h, s, o, pc);
+  return solver.run();
+}
+
+}  // namespace
+
+template <class T>
+EigenResult<T> lobpcg(const LinearOperator<T>& h, const LobpcgOptions<T>& options,
+                      const Preconditioner<T>& preconditioner) {
+  return solve(h, static_cast<const LinearOperator<T>*>(nullptr), options, preconditioner);
+}
+
+template <class T>
+EigenResult<T> lobpcg(const LinearOperator<T>& h, const LinearOperator<T>& s,
+                      const LobpcgOptions<T>& options, const Preconditioner<T>& preconditioner) {
+  return solve(h, &s, options, preconditioner);
+}
+
+#define TSEIG_INSTANTIATE(T)                                                                   \
+  template TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>&, const LobpcgOptions<T>&,  \
+                                           const Preconditioner<T>&);                          \
+  template TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>&, const LinearOperator<T>&, \
+                                           const LobpcgOptions<T>&, const Preconditioner<T>&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse

@@ -1,0 +1,161 @@
+// ChebFD against dense LAPACK spectra: exactly the eigenvalues of an interval, with
+// their multiplicities (2D periodic Laplacian, graphene's zero modes, the topological
+// insulator), the k nearest to a target, filter and orthogonalization variants with
+// several subspace blocks, a rank without rows, and reported non-convergence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "solver_checks.hpp"
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/chebfd.hpp"
+#include "tseig/sparse/generators.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+struct Window {
+  double lower, upper;
+  std::vector<double> inside;  // the reference eigenvalues in it, ascending
+};
+
+/// The cut between w[k−1] and w[k] with k in [from, to) at the widest gap.
+double cut(const std::vector<double>& w, int from, int to) {
+  int best = from;
+  for (int k = from; k < to; ++k)
+    if (w[k] - w[k - 1] > w[best] - w[best - 1]) best = k;
+  return (w[best - 1] + w[best]) / 2;
+}
+
+Window window_of(const std::vector<double>& w, double lower, double upper) {
+  Window win{lower, upper, {}};
+  for (double v : w)
+    if (v >= lower && v <= upper) win.inside.push_back(v);
+  return win;
+}
+
+/// ChebFD on [lower, upper] must return exactly the reference eigenvalues there.
+template <class T>
+void expect_window(const Matrix<T>& a, const Window& win, const ChebfdOptions& o = {}) {
+  const EigenResult<T> r = chebfd(a, win.lower, win.upper, o);
+  ASSERT_EQ(r.eigenvalues.size(), win.inside.size())
+      << "[" << win.lower << ", " << win.upper << "]";
+  const double tol = o.tol > 0 ? o.tol : default_tol<T>();
+  for (std::size_t j = 0; j < r.eigenvalues.size(); ++j) {
+    EXPECT_GE(r.eigenvalues[j], win.lower);
+    EXPECT_LE(r.eigenvalues[j], win.upper);
+  }
+  const std::vector<double> w = dense_spectrum(a);
+  expect_pairs<T>(a, nullptr, r, win.inside, tol, 1.0,
+                  std::max(std::abs(w.front()), std::abs(w.back())));
+}
+
+template <class T>
+class SparseChebfd : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseChebfd, tseig::test::ScalarTypes);
+
+TYPED_TEST(SparseChebfd, IntervalOfPeriodicLaplacianWithExactCount) {
+  using T = TypeParam;
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 12, 10);
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  expect_window(a, window_of(w, cut(w, n / 5, n / 3), cut(w, n / 3 + 4, n / 2)));
+}
+
+TEST(SparseChebfd, GrapheneZeroModes) {
+  auto run = [](auto zero) {
+    using T = decltype(zero);
+    const Matrix<T> a = graphene<T>(MPI_COMM_WORLD, 6, 6);
+    const std::vector<double> w = dense_spectrum(a);
+    double gap = 1e300;  // the smallest nonzero |λ|
+    for (double v : w)
+      if (std::abs(v) > 1e-8) gap = std::min(gap, std::abs(v));
+    const Window win = window_of(w, -gap / 2, gap / 2);
+    EXPECT_EQ(win.inside.size(), 4u);  // two Dirac points, two sublattices
+    expect_window(a, win);
+  };
+  run(double{});
+  run(std::complex<double>{});
+}
+
+TEST(SparseChebfd, ComplexHermitianTopologicalInsulator) {
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = model.ny = 4;
+  model.nz = 3;
+  model.disorder = 1;
+  const Matrix<T> a = topological_insulator<T>(MPI_COMM_WORLD, model);
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  ChebfdOptions o;
+  o.tol = 1e-10;
+  expect_window(a, window_of(w, cut(w, n / 2 - 8, n / 2 - 2), cut(w, n / 2 + 2, n / 2 + 8)), o);
+}
+
+TEST(SparseChebfd, FilterAndOrthogonalizationVariantsWithSeveralBlocks) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 5);
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  const Window win = window_of(w, cut(w, n / 3, n / 3 + 6), cut(w, n / 3 + 12, n / 3 + 20));
+  ChebfdOptions o;
+  o.tune.block_width = 4;
+  o.damping = Damping::lanczos_sigma;
+  expect_window(a, win, o);
+  o.orthogonalization = Orthogonalization::cholesky_qr2;
+  o.damping = Damping::jackson;
+  expect_window(a, win, o);
+}
+
+TEST(SparseChebfd, NearestToTarget) {
+  using T = std::complex<double>;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 5, 5);
+  const std::vector<double> w = dense_spectrum(a);
+  const double target = 5.1;
+  const int k = 7;
+  const EigenResult<T> r = chebfd_nearest(a, target, k, ChebfdOptions{});
+  ASSERT_TRUE(r.converged);
+  ASSERT_GE(static_cast<int>(r.eigenvalues.size()), k);
+  std::vector<double> by_distance = w;
+  std::stable_sort(by_distance.begin(), by_distance.end(),
+                   [&](double x, double y) { return std::abs(x - target) < std::abs(y - target); });
+  const double last = std::abs(r.eigenvalues.back() - target);
+  std::size_t nearer = 0;  // reference eigenvalues at most as far as the last returned
+  for (double v : w) nearer += std::abs(v - target) <= last + 1e-6;
+  EXPECT_EQ(nearer, r.eigenvalues.size());
+  for (std::size_t j = 0; j < r.eigenvalues.size(); ++j)
+    EXPECT_NEAR(std::abs(r.eigenvalues[j] - target), std::abs(by_distance[j] - target), 1e-6);
+}
+
+TEST(SparseChebfd, RankWithoutRows) {
+  using T = double;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<double> weights(ranks, 1.0);
+  if (ranks > 1) weights[ranks - 1] = 0;  // the last rank owns no row
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 9, 8, {}, weights);
+  if (ranks > 1) {
+    EXPECT_EQ(a.partition().count(ranks - 1), 0);
+  }
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  expect_window(a, window_of(w, cut(w, n / 2, n / 2 + 6), cut(w, n / 2 + 10, n / 2 + 18)));
+}
+
+TEST(SparseChebfd, NonConvergenceIsReported) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 5);
+  ChebfdOptions o;
+  o.max_iterations = 1;  // convergence needs a second pass that confirms the count
+  const Error e = tseig::test::error_of([&] { chebfd(a, 4.0, 5.0, o); });
+  EXPECT_EQ(e.code(), ErrorCode::not_converged);
+  EXPECT_NE(std::string(e.what()).find("relative residuals reached"), std::string::npos)
+      << e.what();
+  o.throw_on_failure = false;
+  EXPECT_FALSE(chebfd(a, 4.0, 5.0, o).converged);
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test

@@ -1,0 +1,192 @@
+// LOBPCG against dense LAPACK solves of the same small matrices: eigenvalues, true
+// residuals and orthonormality within bounds that scale with tol and N·ε; degenerate
+// levels with full multiplicity, largest, complex Hermitian, generalized, matrix-free,
+// warm start, a rank without rows, the distributed Rayleigh–Ritz, non-convergence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/blas/host.hpp"
+#include "solver_checks.hpp"
+#include "sparse_reference.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
+#include "tseig/sparse/lobpcg.hpp"
+
+namespace tseig::sparse::test {
+namespace {
+
+template <class T>
+class SparseLobpcg : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseLobpcg, tseig::test::ScalarTypes);
+
+// 3D Laplacian 6³: levels 1, 3, 3, 3, 1, 6, ... nev = 2 cuts the triple level, which must
+// come back whole (4 pairs); nev = 1 alone is a single level.
+TYPED_TEST(SparseLobpcg, DegenerateLevelsOfLaplacianWithFullMultiplicity) {
+  using T = TypeParam;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 6);
+  const std::vector<double> w = dense_spectrum(a);
+  for (int nev : {1, 2, 5}) {
+    LobpcgOptions<T> o;
+    o.nev = nev;
+    const EigenResult<T> r = lobpcg<T>(a, o);
+    const int level_end = nev == 1 ? 1 : nev == 2 ? 4 : 7;
+    EXPECT_EQ(static_cast<int>(r.eigenvalues.size()), level_end) << "nev " << nev;
+    expect_pairs<T>(a, nullptr, r, w, default_tol<T>());
+  }
+}
+
+TYPED_TEST(SparseLobpcg, LargestOfPeriodicLaplacianWithJacobi) {
+  using T = TypeParam;
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 10, 8);
+  std::vector<double> w = dense_spectrum(a);
+  std::reverse(w.begin(), w.end());
+  LobpcgOptions<T> o;
+  o.nev = 3;
+  o.which = Which::largest;
+  const EigenResult<T> r = lobpcg<T>(a, o, jacobi_preconditioner(a));
+  expect_pairs<T>(a, nullptr, r, w, default_tol<T>());
+  EXPECT_GE(r.eigenvalues[0], r.eigenvalues.back());
+}
+
+TEST(SparseLobpcg, ComplexHermitianTopologicalInsulator) {
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = model.ny = 3;
+  model.nz = 2;
+  model.disorder = 1.5;
+  const Matrix<T> a = topological_insulator<T>(MPI_COMM_WORLD, model);
+  LobpcgOptions<T> o;
+  o.nev = 6;
+  o.tol = 1e-10;
+  const EigenResult<T> r = lobpcg<T>(a, o, jacobi_preconditioner(a));
+  expect_pairs<T>(a, nullptr, r, dense_spectrum(a), o.tol);
+}
+
+/// S: a chain with 2 on the diagonal and 0.5 between neighbours (SPD, spectrum in (1, 3)).
+template <class T>
+Matrix<T> chain_mass(const Matrix<T>& like) {
+  std::vector<std::int64_t> ptr{0}, cols;
+  std::vector<T> vals;
+  const std::int64_t n = like.rows();
+  for (std::int64_t i = like.first_row(); i < like.first_row() + like.local_rows(); ++i) {
+    for (std::int64_t c : {i - 1, i, i + 1})
+      if (c >= 0 && c < n) {
+        cols.push_back(c);
+        vals.push_back(T(c == i ? 2.0 : 0.5));
+      }
+    ptr.push_back(static_cast<std::int64_t>(cols.size()));
+  }
+  return Matrix<T>(like.comm(), n, ptr, cols, vals);
+}
+
+template <class T>
+std::vector<double> dense_generalized_spectrum(const Matrix<T>& h, const Matrix<T>& s) {
+  std::vector<T> a = dense_of(h), b = dense_of(s);
+  const int n = static_cast<int>(h.rows());
+  std::vector<real_t<T>> w(n);
+  EXPECT_EQ(lapack::hegvd('N', 'L', n, a.data(), n, b.data(), n, w.data()), 0);
+  return std::vector<double>(w.begin(), w.end());
+}
+
+TEST(SparseLobpcg, GeneralizedWithSpdMass) {
+  auto run = [](auto zero) {
+    using T = decltype(zero);
+    const Matrix<T> h = laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 4), s = chain_mass(h);
+    LobpcgOptions<T> o;
+    o.nev = 4;
+    o.tol = 1e-9;
+    const LinearOperator<T> hop(h), sop(s);
+    const EigenResult<T> r = lobpcg<T>(hop, sop, o);
+    expect_pairs<T>(hop, &sop, r, dense_generalized_spectrum(h, s), o.tol, 3.0);
+  };
+  run(double{});
+  run(std::complex<double>{});
+}
+
+// SCF-like: a matrix-free H + δ·D (D a fixed diagonal), solved cold and then warm from
+// the eigenvectors of H. The warm start must need far fewer iterations.
+TEST(SparseLobpcg, MatrixFreeOperatorAndWarmStart) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 7, 6, 5);
+  LobpcgOptions<T> o;
+  o.nev = 4;
+  o.tol = 1e-9;
+  const EigenResult<T> base = lobpcg<T>(a, o);
+  const double delta = 1e-5;
+  const std::int64_t first = a.first_row();
+  const LinearOperator<T> perturbed(a.vector_layout(),
+                                    [&](const MultiVector<T>& x, const MultiVector<T>& y) {
+                                      spmmv(a, x, y);
+                                      for (int i = 0; i < x.local_rows(); ++i)
+                                        for (int j = 0; j < x.cols(); ++j)
+                                          y(i, j) += delta * std::cos(0.1 * (first + i)) * x(i, j);
+                                    });
+  const EigenResult<T> cold = lobpcg<T>(perturbed, o);
+  LobpcgOptions<T> warm_options = o;
+  warm_options.initial = base.eigenvectors;
+  const EigenResult<T> warm = lobpcg<T>(perturbed, warm_options);
+  ASSERT_TRUE(cold.converged && warm.converged);
+  EXPECT_LT(2 * warm.iterations, cold.iterations)
+      << "warm " << warm.iterations << ", cold " << cold.iterations;
+  ASSERT_EQ(cold.eigenvalues.size(), warm.eigenvalues.size());
+  for (std::size_t j = 0; j < cold.eigenvalues.size(); ++j) {
+    EXPECT_NEAR(cold.eigenvalues[j], warm.eigenvalues[j], 1e-7);
+    EXPECT_NEAR(cold.eigenvalues[j], base.eigenvalues[j], 2 * delta);
+  }
+  EXPECT_GT(cold.times.spmmv, 0);
+  EXPECT_GT(cold.times.rayleigh_ritz, 0);
+  EXPECT_GE(cold.times.total,
+            cold.times.spmmv + cold.times.orthogonalization + cold.times.rayleigh_ritz);
+}
+
+TEST(SparseLobpcg, RankWithoutRowsAndDistributedRayleighRitz) {
+  using T = double;
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<double> weights(ranks, 1.0);
+  if (ranks > 1) weights[0] = 0;  // rank 0 owns no row
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 5, 5, 4, {}, weights);
+  if (ranks > 1) {
+    EXPECT_EQ(a.partition().count(0), 0);
+  }
+  const std::vector<double> w = dense_spectrum(a);
+  LobpcgOptions<T> o;
+  o.nev = 3;
+  o.tol = 1e-9;
+  expect_pairs<T>(a, nullptr, lobpcg<T>(a, o), w, o.tol);
+  o.tune.rr_distributed_min = 1;  // every projected problem on the process grid
+  expect_pairs<T>(a, nullptr, lobpcg<T>(a, o), w, o.tol);
+}
+
+TEST(SparseLobpcg, NonConvergenceIsReported) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 8, 7, 6);
+  LobpcgOptions<T> o;
+  o.nev = 5;
+  o.tol = 1e-12;
+  o.max_iterations = 3;
+  const Error e = tseig::test::error_of([&] { lobpcg<T>(a, o); });
+  EXPECT_EQ(e.code(), ErrorCode::not_converged);
+  EXPECT_NE(std::string(e.what()).find("relative residuals reached"), std::string::npos)
+      << e.what();
+  o.throw_on_failure = false;
+  const EigenResult<T> r = lobpcg<T>(a, o);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.iterations, 3);
+  ASSERT_GE(r.residuals.size(), 5u);
+  EXPECT_GT(*std::max_element(r.residuals.begin(), r.residuals.end()), o.tol);
+}
+
+TEST(SparseLobpcg, BadArgumentsRaiseOnEveryRank) {
+  const Matrix<double> a = laplacian_3d<double>(MPI_COMM_WORLD, 3, 3, 3);
+  LobpcgOptions<double> o;
+  o.nev = 0;
+  EXPECT_EQ(tseig::test::error_of([&] { lobpcg<double>(a, o); }).code(),
+            ErrorCode::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tseig::sparse::test
