@@ -40,8 +40,9 @@ done
 # Debian's matplotlib belongs to the system python; a pyenv shim may lack it.
 for py in "${PYTHON:-python3}" /usr/bin/python3; do
   if "$py" -c 'import matplotlib' 2>/dev/null; then
-    exec "$py" "$(dirname "$0")/plot_sparse.py" "$out/sparse.jsonl" "$out/sparse.png" \
-      | tee "$out/sparse.md"
+    "$py" "$(dirname "$0")/plot_sparse.py" "$out/sparse.jsonl" "$out/sparse.png" |
+      tee "$out/sparse.md"
+    exit "${PIPESTATUS[0]}"
   fi
 done
 echo "run_sparse_bench.sh: no python3 with matplotlib; skipped the table and plot" >&2

@@ -56,7 +56,7 @@ std::string capabilities_json() {
   s += ",\"other_block_widths\":\"any, as panels of the specialised widths\"";
   s += ",\"simd_bytes\":" + std::to_string(sparse::simd_bytes);
   s += ",\"index_bits\":{\"global\":64,\"local\":32}";
-  s += ",\"methods\":[\"kpm\"]}";
+  s += ",\"methods\":[\"kpm\",\"lobpcg\",\"chebfd\"]}";
   s += ",\"cuda\":{\"built\":" + std::string(gpu::built_with_cuda() ? "true" : "false");
   s += ",\"status\":" + json::string(gpu::status());
   s += ",\"devices\":" + devices_json() + "}";

@@ -2,8 +2,11 @@
 // they stream the row-major block once; the reduction over ranks is one allreduce.
 #include "tseig/sparse/multivector.hpp"
 
+#include <sys/mman.h>
 #include <algorithm>
 #include <cmath>
+
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <numbers>
@@ -36,19 +39,33 @@ void require_same_rows(const MultiVector<T>& x, const MultiVector<T>& y, const c
     throw Error(ErrorCode::invalid_argument, std::string(what) + ": blocks have different rows");
 }
 
+/// Block storage, 64-byte aligned (a cache line, an AVX-512 register: the kernels' block
+/// rows of 64 bytes or more never straddle cache lines, which would halve their load
+/// rate); blocks of 2 MiB or more are 2 MiB aligned and asked to be backed by huge pages,
+/// because a kernel's reads of X jump between rows far apart (the neighbour planes of a
+/// 3D grid) and would otherwise miss the TLB on most of them.
+void* allocate_block_storage(std::size_t bytes) {
+  constexpr std::size_t huge = std::size_t(1) << 21;
+  const std::size_t alignment = bytes >= huge ? huge : 64;
+  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  void* p = std::aligned_alloc(alignment, rounded);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (alignment == huge) madvise(p, rounded, MADV_HUGEPAGE);  // advice only: errors ignored
+#endif
+  return p;
+}
+
 }  // namespace
 
 template <class T>
 MultiVector<T>::MultiVector(const VectorLayout& layout, int cols)
     : layout_(layout), cols_(cols), ld_(cols) {
   if (cols < 0) throw Error(ErrorCode::invalid_argument, "MultiVector: negative column count");
-  // 64-byte aligned (a cache line, an AVX-512 register): the kernels' block rows of
-  // 64 bytes or more then never straddle cache lines, which halves their load rate.
   const std::size_t n = static_cast<std::size_t>(layout.local_rows + layout.halo_rows) * cols;
-  constexpr std::align_val_t alignment{64};
-  T* p = static_cast<T*>(::operator new(std::max<std::size_t>(n, 1) * sizeof(T), alignment));
+  T* p = static_cast<T*>(allocate_block_storage(std::max<std::size_t>(n, 1) * sizeof(T)));
   std::uninitialized_fill_n(p, n, T(0));
-  storage_ = std::shared_ptr<T>(p, [](T* q) { ::operator delete(q, alignment); });
+  storage_ = std::shared_ptr<T>(p, [](T* q) { std::free(q); });
   data_ = p;
 }
 
