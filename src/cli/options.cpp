@@ -3,26 +3,13 @@
 #include "options.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
-#include <system_error>
 
+#include "parse_number.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::cli {
 namespace {
-
-template <class Int>
-Int parse_int(std::string_view flag, std::string_view text, Int min_value) {
-  Int value{};
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size())
-    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid integer");
-  if (value < min_value)
-    throw UsageError(std::string(flag) + ": " + std::string(text) + " is below the minimum " +
-                     std::to_string(min_value));
-  return value;
-}
 
 // NAME=VALUE of one TuneParameters knob.
 void parse_tune(std::string_view text, TuneParameters& tune) {

@@ -1,5 +1,6 @@
 // tseig-solve: the command a new user runs first. Solves one dense eigenproblem and
-// reports eigenvalues, stage timings and accuracy.
+// reports eigenvalues, stage timings and accuracy; with a sparse matrix or method
+// (run_sparse.hpp) runs KPM, LOBPCG or ChebFD instead.
 //
 // Failure handling: argument errors are detected identically on every rank and
 // library errors arrive as tseig::Error on every rank, so each rank leaves through
@@ -14,6 +15,8 @@
 #include "options.hpp"
 #include "report.hpp"
 #include "run_problem.hpp"
+#include "run_sparse.hpp"
+#include "sparse_options.hpp"
 #include "tseig/error.hpp"
 #include "tseig/grid.hpp"
 
@@ -39,9 +42,14 @@ RunResult dispatch(const Options& o, const Grid& grid) {
 }
 
 int run(int argc, char** argv, int rank, int size) {
+  if (is_sparse_invocation(argc, argv)) {
+    run_sparse(parse_sparse_options(argc, argv), MPI_COMM_WORLD, std::cout);
+    std::cout << std::flush;
+    return 0;
+  }
   Options o = parse_options(argc, argv, size);
   if (o.help) {
-    if (rank == 0) std::cout << usage() << std::flush;
+    if (rank == 0) std::cout << usage() << sparse_usage() << std::flush;
     return 0;
   }
   Grid grid(MPI_COMM_WORLD, o.nprow, o.npcol);

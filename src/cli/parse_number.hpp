@@ -1,0 +1,33 @@
+#pragma once
+// Strict number parsing for the command line: the whole token must be the number, so
+// a typo is an error instead of a silently different problem.
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "options.hpp"
+
+namespace tseig::cli {
+
+template <class Int>
+Int parse_int(std::string_view flag, std::string_view text, Int min_value) {
+  Int value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid integer");
+  if (value < min_value)
+    throw UsageError(std::string(flag) + ": " + std::string(text) + " is below the minimum " +
+                     std::to_string(min_value));
+  return value;
+}
+
+inline double parse_double(std::string_view flag, std::string_view text) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid number");
+  return value;
+}
+
+}  // namespace tseig::cli
