@@ -1,0 +1,215 @@
+// The C API of the sparse layer (tseig/tseig_sparse.h): a handle holding a real or a
+// complex double Matrix, and thin calls into the C++ API through guarded(). Argument
+// checks that can differ between ranks (pointers, capacities) are agreed on with one
+// allreduce first, so a mistake on one rank fails every rank instead of hanging them.
+#include <algorithm>
+#include <complex>
+#include <cstring>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "capi/boundary.hpp"
+#include "tseig/sparse/chebfd.hpp"
+#include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/lobpcg.hpp"
+#include "tseig/sparse/matrix_market.hpp"
+#include "tseig/tseig.h"
+
+struct tseig_sparse {
+  std::variant<tseig::sparse::Matrix<double>, tseig::sparse::Matrix<std::complex<double>>> a;
+  MPI_Comm comm() const {
+    return std::visit([](const auto& m) { return m.comm(); }, a);
+  }
+};
+
+namespace tseig::capi {
+namespace {
+
+using namespace tseig::sparse;
+using zd = std::complex<double>;
+
+thread_local std::string sparse_message;
+
+template <class F>
+int sparse_call(F&& f) noexcept {
+  return guarded(sparse_message, std::forward<F>(f));
+}
+
+void require(MPI_Comm comm, bool ok, const std::string& what) {
+  raise_c_if_any(comm, !ok, TSEIG_ERROR_INVALID_ARGUMENT, what);
+}
+
+template <class T>
+int from_csr(MPI_Comm comm, std::int64_t n, int rows, const std::int64_t* ptr,
+             const std::int64_t* cols, const T* values, tseig_sparse_t** out) {
+  return sparse_call([&] {
+    require(comm, out && rows >= 0 && ptr && (rows == 0 || ptr[rows] == 0 || (cols && values)),
+            "tseig_sparse_from_csr: a NULL array or handle address, or local_rows < 0");
+    *out = nullptr;
+    const std::size_t nnz = rows > 0 && ptr[rows] > 0 ? static_cast<std::size_t>(ptr[rows]) : 0;
+    Matrix<T> m(comm, n, std::span(ptr, static_cast<std::size_t>(rows) + 1), std::span(cols, nnz),
+                std::span(values, nnz));
+    *out = new tseig_sparse{std::move(m)};
+  });
+}
+
+/// The handle's communicator, or an error on every rank that can see the handle.
+MPI_Comm comm_of(const tseig_sparse_t* a) {
+  if (!a) throw CError(TSEIG_ERROR_NULL_HANDLE, "the sparse handle is NULL");
+  return a->comm();
+}
+
+/// Copies the pairs of r into the caller's arrays (vectors column-major, ldv).
+template <class T>
+void deliver(MPI_Comm comm, const EigenResult<T>& r, int capacity, int* found, double* values,
+             void* vectors, int ldv, double* residuals, int* iterations) {
+  const int k = static_cast<int>(r.eigenvalues.size());
+  const int rows = r.eigenvectors.local_rows();
+  require(comm, k <= capacity,
+          "capacity " + std::to_string(capacity) + " is too small: " + std::to_string(k) +
+              " eigenpairs were found (a degenerate level comes back whole)");
+  *found = k;
+  if (iterations) *iterations = r.iterations;
+  std::copy_n(r.eigenvalues.begin(), k, values);
+  if (residuals) std::copy_n(r.residuals.begin(), k, residuals);
+  if (vectors) {
+    T* v = static_cast<T*>(vectors);
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < rows; ++i)
+        v[i + static_cast<std::size_t>(j) * ldv] = r.eigenvectors(i, j);
+  }
+}
+
+void require_outputs(const tseig_sparse_t* a, int capacity, const int* found, const double* values,
+                     const void* vectors, int ldv) {
+  int rows = std::visit([](const auto& m) { return m.local_rows(); }, a->a);
+  require(a->comm(), capacity >= 1 && found && values && (!vectors || ldv >= std::max(1, rows)),
+          "sparse eigensolver: capacity < 1, found or eigenvalues NULL, or ldv < local rows");
+}
+
+}  // namespace
+}  // namespace tseig::capi
+
+using namespace tseig::capi;
+
+extern "C" {
+
+int tseig_sparse_from_csr_d(MPI_Comm comm, int64_t n, int local_rows, const int64_t* row_ptr,
+                            const int64_t* cols, const double* values, tseig_sparse_t** a) {
+  return from_csr(comm, n, local_rows, row_ptr, cols, values, a);
+}
+
+int tseig_sparse_from_csr_z(MPI_Comm comm, int64_t n, int local_rows, const int64_t* row_ptr,
+                            const int64_t* cols, const void* values, tseig_sparse_t** a) {
+  return from_csr(comm, n, local_rows, row_ptr, cols, static_cast<const zd*>(values), a);
+}
+
+int tseig_sparse_from_csr_d_f(MPI_Fint comm, int64_t n, int local_rows, const int64_t* row_ptr,
+                              const int64_t* cols, const double* values, tseig_sparse_t** a) {
+  return from_csr(MPI_Comm_f2c(comm), n, local_rows, row_ptr, cols, values, a);
+}
+
+int tseig_sparse_from_csr_z_f(MPI_Fint comm, int64_t n, int local_rows, const int64_t* row_ptr,
+                              const int64_t* cols, const void* values, tseig_sparse_t** a) {
+  return from_csr(MPI_Comm_f2c(comm), n, local_rows, row_ptr, cols, static_cast<const zd*>(values),
+                  a);
+}
+
+int tseig_sparse_read(MPI_Comm comm, const char* path, char type, tseig_sparse_t** a) {
+  return sparse_call([&] {
+    require(comm, a && path && (type == 'd' || type == 'z'),
+            "tseig_sparse_read: NULL path or handle address, or type not 'd'/'z'");
+    *a = nullptr;
+    if (type == 'd')
+      *a = new tseig_sparse{read_matrix_market<double>(comm, path, true)};
+    else
+      *a = new tseig_sparse{read_matrix_market<zd>(comm, path, true)};
+  });
+}
+
+int tseig_sparse_destroy(tseig_sparse_t* a) {
+  return sparse_call([&] { delete a; });
+}
+
+int tseig_sparse_size(const tseig_sparse_t* a, int64_t* n, int64_t* nonzeros, int* local_rows,
+                      int64_t* first_row) {
+  return sparse_call([&] {
+    comm_of(a);
+    std::visit(
+        [&](const auto& m) {
+          if (n) *n = m.rows();
+          if (nonzeros) *nonzeros = m.nonzeros();
+          if (local_rows) *local_rows = m.local_rows();
+          if (first_row) *first_row = m.first_row();
+        },
+        a->a);
+  });
+}
+
+int tseig_sparse_kpm(tseig_sparse_t* a, int moments, int vectors, double lower, double upper,
+                     double* count, double* error, int points, double* energy, double* density) {
+  return sparse_call([&] {
+    const MPI_Comm comm = comm_of(a);
+    require(comm,
+            moments >= 2 && vectors >= 1 && lower <= upper && count && error &&
+                (points <= 0 || (energy && density)),
+            "tseig_sparse_kpm: moments < 2, vectors < 1, lower > upper, or a NULL output");
+    KpmOptions o;
+    o.moments = moments;
+    o.vectors = vectors;
+    const KpmMoments m = std::visit([&](const auto& x) { return kpm_moments(x, o); }, a->a);
+    const EigenvalueCount c = eigenvalue_count(m, lower, upper);
+    *count = c.count;
+    *error = c.error;
+    if (points > 0) {
+      const DensityOfStates d = density_of_states(m, points);
+      std::copy(d.energy.begin(), d.energy.end(), energy);
+      std::copy(d.density.begin(), d.density.end(), density);
+    }
+  });
+}
+
+int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iterations, int largest,
+                        int capacity, int* found, double* eigenvalues, void* vectors, int ldv,
+                        double* residuals, int* iterations) {
+  return sparse_call([&] {
+    const MPI_Comm comm = comm_of(a);
+    require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
+    std::visit(
+        [&](const auto& m) {
+          using T = typename std::decay_t<decltype(m)>::value_type;
+          LobpcgOptions<T> o;
+          o.nev = nev;
+          o.tol = tol;
+          if (max_iterations > 0) o.max_iterations = max_iterations;
+          o.which = largest ? Which::largest : Which::smallest;
+          deliver(comm, lobpcg(LinearOperator<T>(m), o), capacity, found, eigenvalues, vectors, ldv,
+                  residuals, iterations);
+        },
+        a->a);
+  });
+}
+
+int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double tol, int capacity,
+                        int* found, double* eigenvalues, void* vectors, int ldv, double* residuals,
+                        int* iterations) {
+  return sparse_call([&] {
+    const MPI_Comm comm = comm_of(a);
+    require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
+    ChebfdOptions o;
+    o.tol = tol;
+    std::visit(
+        [&](const auto& m) {
+          deliver(comm, chebfd(m, lower, upper, o), capacity, found, eigenvalues, vectors, ldv,
+                  residuals, iterations);
+        },
+        a->a);
+  });
+}
+
+const char* tseig_sparse_error_message(void) {
+  return sparse_message.c_str();
+}
+
+}  // extern "C"
