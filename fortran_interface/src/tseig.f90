@@ -46,7 +46,7 @@ module tseig
   integer, parameter, public :: TSEIG_ERROR_FACTOR_MISMATCH = 107
   integer, parameter, public :: TSEIG_ERROR_INTERNAL = 199
 
-  public :: tseig_strerror
+  public :: tseig_strerror, tseig_capabilities
 
   !> A tseig handle (tseig_handle_t* of the C API).
   type, public :: tseig_t
@@ -119,6 +119,9 @@ module tseig
       character(kind=c_char), intent(in) :: name(*)
       character(kind=c_char), intent(out) :: value(*)
       integer(c_int), value :: length
+    end function
+    type(c_ptr) function c_capabilities() bind(C, name="tseig_capabilities")
+      import :: c_ptr
     end function
     type(c_ptr) function c_strerror(code) bind(C, name="tseig_strerror")
       import :: c_int, c_ptr
@@ -457,6 +460,12 @@ contains
     integer, intent(in) :: code
     character(len=:), allocatable :: text
     text = f_string(c_strerror(int(code, c_int)))
+  end function
+
+  !> What this build can do on this machine, as JSON (see tseig.h). Local.
+  function tseig_capabilities() result(text)
+    character(len=:), allocatable :: text
+    text = f_string(c_capabilities())
   end function
 
   ! Hands the code to the caller, or (no error argument) stops on failure.

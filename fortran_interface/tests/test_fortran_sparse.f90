@@ -5,6 +5,7 @@ program test_fortran_sparse
   use mpi
   use, intrinsic :: iso_c_binding
   use tseig_sparse
+  use tseig, only: tseig_capabilities
   implicit none
   integer, parameter :: n = 120
   real(c_double), parameter :: pi = acos(-1.0_c_double)
@@ -51,6 +52,7 @@ program test_fortran_sparse
   call check(lo == hi .and. err == 1, "bad column fails every rank with invalid_argument")
   call a%destroy(err)
   call check(err == 0, "destroy")
+  call check(index(tseig_capabilities(), '"version"') > 0, "capabilities")
 
   call MPI_Allreduce(MPI_IN_PLACE, failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0,a)', "test_fortran_sparse: ", failures, " failed checks"

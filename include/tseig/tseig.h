@@ -110,6 +110,11 @@ typedef struct tseig_handle tseig_handle_t;
 
 /* Name of an error code, e.g. "TSEIG_ERROR_WRONG_TYPE: parameter has another type". */
 TSEIG_API const char* tseig_strerror(int code);
+
+/* What this build can do on this machine, as a JSON object (version, scalar types,
+ * solvers, sparse kernels, CUDA devices, CUDA-aware MPI). Local; the text stays valid
+ * until the thread's next call. */
+TSEIG_API const char* tseig_capabilities(void);
 /* Detailed message of the last call on h ("" if it succeeded). h = NULL: the last failed
  * drop-in call (tseig_p?syevd, tseig_p?sygvd) of this thread. The text stays valid until
  * the next call on h (or drop-in call). */

@@ -13,6 +13,7 @@
 
 #include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
+#include "tseig/capabilities.hpp"
 #include "tseig/device.hpp"
 #include "tseig/index_map.hpp"
 #include "tseig/tune.hpp"
@@ -227,6 +228,12 @@ using tseig::capi::CError;
 using tseig::capi::on_handle;
 
 extern "C" {
+
+const char* tseig_capabilities(void) {
+  thread_local std::string text;
+  text = tseig::capabilities_json();
+  return text.c_str();
+}
 
 const char* tseig_strerror(int code) {
   switch (code) {

@@ -153,6 +153,7 @@ Output:
   --out-values FILE   write all computed eigenvalues, one per line
   --out-vectors FILE  write the eigenvectors Z (N x K) as a Matrix Market array
   --help, -h          this text
+  --capabilities      (alone) what this build can do, as JSON
 
 Accuracy: residual = max_i |A z_i - lambda_i z_i| / (N |A|_1),
           orthogonality = max |Z^H Z - I|, measured on a copy of A taken before solving.

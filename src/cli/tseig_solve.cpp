@@ -17,6 +17,7 @@
 #include "run_problem.hpp"
 #include "run_sparse.hpp"
 #include "sparse_options.hpp"
+#include "tseig/capabilities.hpp"
 #include "tseig/error.hpp"
 #include "tseig/grid.hpp"
 
@@ -42,6 +43,10 @@ RunResult dispatch(const Options& o, const Grid& grid) {
 }
 
 int run(int argc, char** argv, int rank, int size) {
+  if (argc == 2 && std::string(argv[1]) == "--capabilities") {
+    if (rank == 0) std::cout << capabilities_json() << std::endl;
+    return 0;
+  }
   if (is_sparse_invocation(argc, argv)) {
     run_sparse(parse_sparse_options(argc, argv), MPI_COMM_WORLD, std::cout);
     std::cout << std::flush;

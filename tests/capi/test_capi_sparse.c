@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tseig/tseig.h"
 
@@ -132,6 +133,8 @@ int main(int argc, char** argv) {
 
   free(v);
   CHECK(tseig_sparse_destroy(a) == TSEIG_OK, "destroy");
+  CHECK(strstr(tseig_capabilities(), "\"lobpcg\"") != NULL, "capabilities: %s",
+        tseig_capabilities());
   int total = failures;
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("test_capi_sparse: %d failed checks\n", total);
