@@ -53,6 +53,7 @@ program test_fortran_sparse
   call a%destroy(err)
   call check(err == 0, "destroy")
   call check(index(tseig_capabilities(), '"version"') > 0, "capabilities")
+  deallocate (ia, ja, val)
 
   call MPI_Allreduce(MPI_IN_PLACE, failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0,a)', "test_fortran_sparse: ", failures, " failed checks"
