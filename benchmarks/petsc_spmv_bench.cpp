@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "petsc_matrix.hpp"
 #include "sparse_bench_common.hpp"
 #include "tseig/sparse/generators.hpp"
 
@@ -22,23 +23,7 @@ using namespace tseig::sparse;
 using namespace tseig::bench;
 
 void check(PetscErrorCode code, const char* what) {
-  if (code != 0) throw std::runtime_error(std::string("PETSc error in ") + what);
-}
-
-/// A's rows on this rank as a PETSc MPIAIJ matrix (the same row distribution).
-template <class T>
-Mat to_petsc(const Matrix<T>& a) {
-  std::vector<std::int64_t> ptr, cols;
-  std::vector<T> values;
-  global_csr(a, ptr, cols, values);
-  std::vector<PetscInt> i(ptr.begin(), ptr.end()), j(cols.begin(), cols.end());
-  std::vector<PetscScalar> v(values.size());
-  for (std::size_t k = 0; k < values.size(); ++k) v[k] = PetscScalar(values[k]);
-  Mat m;
-  const PetscInt rows = a.local_rows(), n = static_cast<PetscInt>(a.rows());
-  check(MatCreateMPIAIJWithArrays(a.comm(), rows, rows, n, n, i.data(), j.data(), v.data(), &m),
-        "MatCreateMPIAIJWithArrays");
-  return m;
+  petsc_check(code, what);
 }
 
 template <class T>

@@ -75,6 +75,7 @@ class Chebfd {
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
+  double previous_straddle_ = std::numeric_limits<double>::infinity();
   SolverTimes times_;
 };
 
@@ -173,18 +174,31 @@ EigenResult<T> Chebfd<T>::run() {
     auto lockable = [&](int j) { return inside(j) && rel[j] <= tol_; };
     std::stable_partition(order.begin(), order.end(), lockable);
     unconverged_.clear();
+    double straddle = std::numeric_limits<double>::infinity();
     for (int j = 0; j < active; ++j) {
       detail::copy_column(ritz, order[j], y_, locked + j);
-      if (lockable(order[j])) {
-        theta_.push_back(e.values[order[j]]);
-        rel_.push_back(rel[order[j]]);
-      } else if (inside(order[j])) {
-        unconverged_.push_back(rel[order[j]]);
+      const int k = order[j];
+      // [θ − ρ, θ + ρ] holds an eigenvalue (ρ = ‖Hy − θy‖, ‖y‖ = 1). An unconverged Ritz
+      // value whose interval reaches outside [a, b] may be a mixture of eigenvectors from
+      // both sides of the window (the space's surplus columns, which the filter cannot
+      // converge), not an eigenvalue inside.
+      const double rho = std::sqrt(sq[k]);
+      if (lockable(k)) {
+        theta_.push_back(e.values[k]);
+        rel_.push_back(rel[k]);
+      } else if (inside(k) && e.values[k] - rho >= lower_ && e.values[k] + rho <= upper_) {
+        unconverged_.push_back(rel[k]);
+      } else if (inside(k)) {
+        straddle = std::min(straddle, rho);
       }
     }
     locked = static_cast<int>(theta_.size());
     ++iterations;
-    if (unconverged_.empty() && locked == previous_locked) {
+    // A genuine eigenvalue near an edge shrinks its residual by the filter's gain every
+    // pass; surplus mixtures do not. Stop once the straddlers stopped shrinking too.
+    const bool straddlers_settled = straddle >= 0.5 * previous_straddle_;
+    previous_straddle_ = straddle;
+    if (unconverged_.empty() && locked == previous_locked && straddlers_settled) {
       converged = true;
       break;
     }
