@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -131,6 +132,17 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
   ChebfdOptions c;
   c.tol = o.tol;
   if (o.max_iterations) c.max_iterations = o.max_iterations;
+  c.progress = [comm](const Progress& p) {
+    // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0 || p.seconds < 2) return;
+    std::fprintf(stderr,
+                 "chebfd: pass %d, %d locked, %d unconverged (largest residual %.2e), "
+                 "degree %d, space %d, %.1f s\n",
+                 p.iteration, p.converged, p.unconverged, p.largest_residual, p.degree, p.space,
+                 p.seconds);
+  };
   return o.method == SparseMethod::chebfd ? chebfd(a, o.lower, o.upper, c)
                                           : chebfd_nearest(a, o.target, o.nev, c);
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "solver_checks.hpp"
+#include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
 #include "tseig/sparse/chebfd.hpp"
@@ -62,6 +63,37 @@ TYPED_TEST(SparseChebfd, IntervalOfPeriodicLaplacianWithExactCount) {
   const std::vector<double> w = dense_spectrum(a);
   const int n = static_cast<int>(w.size());
   expect_window(a, window_of(w, cut(w, n / 5, n / 3), cut(w, n / 3 + 4, n / 2)));
+}
+
+// The planned filter: a space that holds the window's eigenvalues in whole blocks, a
+// predicted gain per pass, a sharper filter for a narrower window, fixed choices kept.
+TEST(SparseChebfd, FilterPlanFromDensityOfStates) {
+  const Matrix<double> a = laplacian_2d_periodic<double>(MPI_COMM_WORLD, 64, 64);
+  const KpmMoments kpm = kpm_moments(a);
+  auto plan = [&](double upper, int degree, double factor) {
+    detail::FilterPlanRequest r;
+    r.lower = 0.01;
+    r.upper = upper;
+    r.count = eigenvalue_count(kpm, r.lower, r.upper).count;
+    r.block = 8;
+    r.rows = a.rows();
+    r.nonzeros_per_row = 5;
+    r.degree = degree;
+    r.search_factor = factor;
+    const detail::FilterPlan p = detail::plan_filter(kpm, r);
+    EXPECT_GE(p.space, r.count) << upper;
+    EXPECT_EQ(p.space % 8, 0) << upper;
+    return std::pair(p, r.count);
+  };
+  const auto [wide, wide_count] = plan(0.4, 0, 0);
+  const auto [narrow, narrow_count] = plan(0.1, 0, 0);
+  EXPECT_GT(narrow.degree, wide.degree);
+  EXPECT_LT(narrow.space, wide.space);
+  EXPECT_LT(wide.rate, 0.9);
+  EXPECT_GT(wide.rate, 0.0);
+  const auto [fixed, fixed_count] = plan(0.4, 50, 2.0);
+  EXPECT_EQ(fixed.degree, 50);
+  EXPECT_EQ(fixed.space, (static_cast<int>(std::ceil(2.0 * fixed_count)) + 2 + 7) / 8 * 8);
 }
 
 TEST(SparseChebfd, GrapheneZeroModes) {

@@ -8,6 +8,7 @@
 #include "tseig/export.hpp"
 #include "tseig/sparse/kpm.hpp"
 #include "tseig/sparse/linear_operator.hpp"
+#include "tseig/sparse/progress.hpp"
 #include "tseig/sparse/tune.hpp"
 
 namespace tseig::sparse {
@@ -23,16 +24,19 @@ struct ChebfdOptions {
   /// Convergence of a pair: ‖Hx − λx‖ / ((‖H‖ + |λ|)‖x‖) ≤ tol; 0: √ε of real_t<T>.
   double tol = 0;
   int max_iterations = 60;  ///< filter passes
-  /// Polynomial degree; 0: ⌈4π / window width⌉ on the spectrum scaled to [−1, 1]. It
-  /// grows by half (up to 8×) whenever a pass gains less than a factor 10 in the residuals.
+  /// Polynomial degree; 0: planned with the search space from the KPM density of states
+  /// (the cheapest pair by the convergence model of Pieper et al.). It grows by half (up
+  /// to 8×) whenever a pass gains much less than the plan predicted.
   int degree = 0;
   Damping damping = Damping::jackson;
-  double search_factor = 1.75;  ///< search space / estimated count, rounded up to whole nb
+  /// Search space / KPM estimate of the count, rounded up to whole blocks; 0: planned.
+  double search_factor = 0;
   Orthogonalization orthogonalization = Orthogonalization::svqb;
   KpmOptions kpm;  ///< the count estimate and the spectral bounds
   /// Not converged within max_iterations: true throws Error(not_converged) listing the
   /// residuals reached; false returns the pairs found with converged = false.
   bool throw_on_failure = true;
+  ProgressCallback progress;  ///< after every filter pass (tseig-solve: a line on stderr)
   /// block_width: the subspace block (columns filtered together); rr_distributed_min.
   SparseTuneParameters tune;
 };

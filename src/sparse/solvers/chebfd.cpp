@@ -1,14 +1,14 @@
 // ChebFD (Pieper et al. 2016, Algorithm 1):
-//   bounds and the KPM count of [a, b] → search space Y of ≈ search_factor × count
-//   columns (whole subspace blocks of nb) → repeat: Y ← p(H)·Y one block of nb columns at
+//   bounds and the KPM density → degree and search space Y (whole subspace blocks of nb)
+//   planned from it (chebfd_plan.hpp) → repeat: Y ← p(H)·Y one block of nb columns at
 //   a time (a block stays in cache through all degree steps; one chebfd_op per step
 //   does the recurrence, the dot products and the accumulation in one pass) →
 //   orthonormalize against the locked vectors → Rayleigh–Ritz → lock the converged
 //   Ritz pairs inside [a, b].
 // Stop when no unconverged Ritz value is left inside [a, b] and the number locked held
 // for one more pass (a pair missing from the space would show up in it). The space grows
-// when the Ritz values inside [a, b] leave too few buffer vectors; space and degree grow
-// when a pass gains less than a factor 10 in the residuals.
+// when the Ritz values inside [a, b] leave too few buffer vectors; the degree (then the
+// space) grows when a pass gains much less than the plan predicted.
 #include "tseig/sparse/chebfd.hpp"
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include "core/instantiate.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
@@ -48,10 +49,23 @@ class Chebfd {
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
         nb_(std::max(1, o.tune.block_width)) {
-    const double xa = (lower - center_) / half_, xb = (upper - center_) / half_;
-    degree_ = first_degree_ = o.degree > 0 ? o.degree : detail::window_degree(xa, xb);
     const double count = eigenvalue_count(kpm, lower, upper).count;
-    y_ = MultiVector<T>(a.vector_layout(), space_for(count));
+    detail::FilterPlanRequest request;
+    request.lower = lower;
+    request.upper = upper;
+    request.count = count;
+    request.tol = tol_;
+    request.block = nb_;
+    request.rows = a.rows();
+    request.nonzeros_per_row = static_cast<double>(a.nonzeros()) / static_cast<double>(a.rows());
+    request.degree = o.degree;
+    request.search_factor = o.search_factor;
+    request.damping = o.damping;
+    const detail::FilterPlan plan = detail::plan_filter(kpm, request);
+    degree_ = first_degree_ = plan.degree;
+    rate_ = plan.rate;
+    factor_ = plan.space / std::max(count, 1.0);
+    y_ = MultiVector<T>(a.vector_layout(), plan.space);
     y_.fill_random(o.kpm.seed + 101);
   }
 
@@ -59,7 +73,7 @@ class Chebfd {
 
  private:
   int space_for(double count) const {
-    const int want = static_cast<int>(std::ceil(o_.search_factor * std::max(count, 1.0))) + 2;
+    const int want = static_cast<int>(std::ceil(factor_ * std::max(count, 1.0)));
     return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
   }
   void filter(const MultiVector<T>& y);
@@ -71,7 +85,8 @@ class Chebfd {
   const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
   const int nb_;
   int degree_ = 0, first_degree_ = 0;
-  MultiVector<T> y_;  // locked vectors first, then the active ones
+  double rate_ = 1, factor_ = 1;  // the plan's predicted gain per pass and space / count
+  MultiVector<T> y_;              // locked vectors first, then the active ones
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
@@ -209,16 +224,21 @@ EigenResult<T> Chebfd<T>::run() {
           std::min<std::int64_t>(std::max(space_for(inside_count), y_.cols() + nb_), a_.rows())));
     const double worst =
         unconverged_.empty() ? 0.0 : *std::max_element(unconverged_.begin(), unconverged_.end());
-    // Stagnation: the degree grows (to 8× the first), and so does the space: Ritz values
-    // that stay inside without converging are mixtures of levels the filter cannot tell
-    // apart (λ and −λ of a symmetric window), which only a space holding them whole splits.
-    if (!unconverged_.empty() && worst > 0.1 * previous_worst) {
-      if (degree_ < 8 * first_degree_) degree_ += (degree_ + 1) / 2;
-      if (y_.cols() < a_.rows())
+    // Slower than the plan predicted (the KPM density is coarse near the window edges):
+    // the degree grows, up to 8× the first, then the space. Ritz values that stay inside
+    // without converging are mixtures of levels the filter cannot tell apart, which only
+    // a sharper filter or a space holding them whole splits.
+    if (!unconverged_.empty() && worst > std::max(0.1, std::sqrt(rate_)) * previous_worst) {
+      if (degree_ < 8 * first_degree_)
+        degree_ += (degree_ + 1) / 2;
+      else if (y_.cols() < a_.rows())
         grow(static_cast<int>(
             std::min<std::int64_t>(y_.cols() + std::max(nb_, y_.cols() / 2), a_.rows())));
     }
     previous_worst = worst;
+    if (o_.progress)
+      o_.progress({iterations, locked, static_cast<int>(unconverged_.size()), worst, degree_,
+                   y_.cols(), MPI_Wtime() - begin});
     raise_if_any(comm, locked >= y_.cols(), ErrorCode::numerical_failure,
                  "chebfd: every search vector is locked; the space cannot grow further");
   }
@@ -255,10 +275,10 @@ EigenResult<T> Chebfd<T>::run() {
 void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what) {
   raise_if_any(comm,
                bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 ||
-                   !(o.search_factor >= 1) || o.tune.block_width < 1,
+                   !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1,
                ErrorCode::invalid_argument,
                std::string(what) +
-                   ": need tol >= 0, max_iterations >= 1, degree >= 0, search_factor >= 1, "
+                   ": need tol >= 0, max_iterations >= 1, degree >= 0, search_factor 0 or >= 1, "
                    "block_width >= 1 and a valid interval or k");
 }
 
