@@ -244,9 +244,10 @@ EigenResult<T> Chebfd<T>::run() {
   }
   times_.total = MPI_Wtime() - begin;
   if (!converged && o_.throw_on_failure) {
+    char tol[32];
+    std::snprintf(tol, sizeof tol, "%.3g", tol_);
     std::string message = "chebfd: not converged after " + std::to_string(iterations) +
-                          " filter passes (tol " + std::to_string(tol_) + ", " +
-                          std::to_string(locked) +
+                          " filter passes (tol " + tol + ", " + std::to_string(locked) +
                           " pairs locked); relative residuals reached inside the interval:";
     for (double r : unconverged_) {
       char buffer[32];
