@@ -1,6 +1,7 @@
 // The sparse mode of tseig-solve. Timings are barrier to barrier around the method
 // call; the orthogonality max |XᴴX − I| is measured here on the returned vectors.
 #include "run_sparse.hpp"
+#include "write_vectors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -185,6 +186,7 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   std::vector<double> values(r.eigenvalues.begin(), r.eigenvalues.end());
   const double worst =
       r.residuals.empty() ? 0 : *std::max_element(r.residuals.begin(), r.residuals.end());
+  if (!o.out_vectors.empty()) write_vectors(r.eigenvectors, o.out_vectors);
   if (rank != 0) return;
   if (!o.out_values.empty()) {
     std::ofstream f(o.out_values);

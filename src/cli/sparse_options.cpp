@@ -122,6 +122,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.json = true;
     } else if (flag == "--out-values") {
       o.out_values = value();
+    } else if (flag == "--out-vectors") {
+      o.out_vectors = value();
     } else {
       throw UsageError("unknown option '" + std::string(flag) + "' in sparse mode");
     }
@@ -132,6 +134,10 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
   if (methods > 1) throw UsageError("--kpm, --lobpcg, --chebfd and --nearest exclude each other");
   if (o.method == SparseMethod::chebfd && !o.interval_given)
     throw UsageError("--chebfd needs --interval a:b");
+  if ((!o.out_vectors.empty() || !o.out_values.empty()) && o.method == SparseMethod::kpm)
+    throw UsageError(
+        "--out-values and --out-vectors need an eigensolver (--lobpcg, --chebfd, "
+        "--nearest)");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");
   if (o.type == 0) o.type = o.generator == SparseGenerator::ti ? 'z' : 'd';
@@ -163,6 +169,8 @@ Methods (default --kpm):
   --json              one JSON object on stdout (KPM: with the DOS grid; plot it
                       with scripts/plot_dos.py FILE.json FILE.png)
   --out-values FILE   the eigenvalues, one per line
+  --out-vectors FILE  the eigenvectors, a Matrix Market array (n x k, column k
+                      belongs to eigenvalue k)
 )";
 }
 

@@ -31,6 +31,7 @@ struct SparseOptions {
   bool jacobi = false;     ///< LOBPCG with the Jacobi preconditioner
   bool json = false;
   std::string out_values;
+  std::string out_vectors;  ///< Matrix Market array file of the eigenvectors
 };
 
 /// True when argv asks for the sparse mode (a sparse matrix or a sparse method).

@@ -3,10 +3,12 @@ of the generator's matrix.
 
 usage: check_sparse_json.py --spectrum laplace3d:N|laplace2d:N
                             (--lowest K | --interval a:b | --kpm-count a:b)
-                            [--tol T] -- command...
+                            [--tol T] [--vectors FILE] -- command...
 --lowest K: the K lowest exact eigenvalues lead the returned ones; --interval: exactly
 the exact eigenvalues in [a, b] come back; --kpm-count: the KPM count lies within 4
 standard errors (+0.5) of the exact count. Residuals must be ≤ tol, orthogonality ≤ 1e-10.
+--vectors FILE: the command's --out-vectors file (3D Laplacian only) holds one unit
+eigenvector per returned eigenvalue, each with ‖Lv − λv‖ ≤ 12 · 10 · tol.
 """
 import argparse
 import itertools
@@ -44,6 +46,7 @@ def main():
     p.add_argument("--interval")
     p.add_argument("--kpm-count")
     p.add_argument("--tol", type=float, default=1e-8)
+    p.add_argument("--vectors")
     args = p.parse_args(argv[:cut])
     proc = subprocess.Popen(argv[cut + 1:], stdout=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -81,6 +84,45 @@ def main():
     if worst > 12 * args.tol:
         fail(f"eigenvalues off by {worst}")
     print(f"{len(got)} eigenvalues match the exact spectrum to {worst:.2e}")
+    if args.vectors:
+        check_vectors(args.vectors, int(args.spectrum.split(":")[1]), run["eigenvalues"],
+                      args.tol)
+
+
+def laplace3d_times(v, n):
+    """The 7-point Dirichlet Laplacian of an n³ grid (x fastest) times v."""
+    def at(i, j, k):
+        return v[i + n * (j + n * k)]
+    out = []
+    for k in range(n):
+        for j in range(n):
+            for i in range(n):
+                s = 6 * at(i, j, k)
+                for di, dj, dk in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1),
+                                   (0, 0, -1)):
+                    a, b, c = i + di, j + dj, k + dk
+                    if 0 <= a < n and 0 <= b < n and 0 <= c < n:
+                        s -= at(a, b, c)
+                out.append(s)
+    return out
+
+
+def check_vectors(path, n, values, tol):
+    with open(path) as f:
+        if not f.readline().startswith("%%MatrixMarket matrix array real general"):
+            fail("--out-vectors: not a real Matrix Market array")
+        rows, cols = map(int, f.readline().split())
+        data = [float(line) for line in f if line.strip()]
+    if rows != n ** 3 or cols != len(values) or len(data) != rows * cols:
+        fail(f"--out-vectors: {rows} x {cols} with {len(data)} entries, expected "
+             f"{n ** 3} x {len(values)}")
+    for j, lam in enumerate(values):
+        v = data[j * rows:(j + 1) * rows]
+        norm = math.sqrt(sum(x * x for x in v))
+        r = math.sqrt(sum((a - lam * b) ** 2 for a, b in zip(laplace3d_times(v, n), v)))
+        if abs(norm - 1) > 1e-8 or r > 120 * tol:
+            fail(f"--out-vectors column {j}: norm {norm}, residual {r}")
+    print(f"{cols} eigenvectors in {path} verified")
 
 
 if __name__ == "__main__":
