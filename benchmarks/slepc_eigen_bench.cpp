@@ -14,7 +14,8 @@
 // memory growth per rank, and tseig's time split.
 //
 // Usage: slepc_eigen_bench_real [--lap N] [--nev K] [--tol T] [--skip NAME,...]
-//        slepc_eigen_bench_complex [--ti X,Y,Z] [--disorder W] [--nev K] [--tol T] [--skip ...]
+//        slepc_eigen_bench_complex [--ti X,Y,Z] [--disorder W] [--nev K] [--tol T]
+//                                  [--damping jackson|lanczos] [--skip ...]
 #include <mpi.h>
 #include <slepceps.h>
 
@@ -56,6 +57,7 @@ struct Options {
   int nev = 16;
   double tol = 1e-8;
   std::string skip;
+  bool lanczos_sigma = false;  // ChebFD's window damping (default Jackson)
 };
 
 Options parse(int argc, char** argv) {
@@ -74,6 +76,8 @@ Options parse(int argc, char** argv) {
       o.disorder = std::stod(value);
     else if (flag == "--skip")
       o.skip = value;
+    else if (flag == "--damping")
+      o.lanczos_sigma = value == "lanczos";
     else if (flag == "--ti") {
       char comma;
       std::istringstream in(value);
@@ -268,6 +272,7 @@ void insulator_interior(const Options& o) {
                               "x" + std::to_string(o.ti[2]) + "_nearest0_" + std::to_string(o.nev);
   ChebfdOptions co;
   co.tol = o.tol;
+  if (o.lanczos_sigma) co.damping = Damping::lanczos_sigma;
   const Found nearest = timed(a.comm(), [&] { return ours(chebfd_nearest(a, 0.0, o.nev, co)); });
   report(problem.c_str(), "tseig_chebfd_nearest", a, nearest, norm_h, {});
   // The interval solvers get the window the nearest search ended with: [−δ, δ] just
