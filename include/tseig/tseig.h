@@ -80,7 +80,7 @@ typedef float _Complex tseig_complex_float;
 typedef double _Complex tseig_complex_double;
 #endif
 
-/* Error codes. 1..12 are those of tseig::ErrorCode (include/tseig/error.hpp). */
+/* Error codes. 1..13 are those of tseig::ErrorCode (include/tseig/error.hpp). */
 enum tseig_error_code {
   TSEIG_OK = 0,
   TSEIG_ERROR_INVALID_ARGUMENT = 1,      /* a value is out of range or inconsistent */
@@ -95,6 +95,7 @@ enum tseig_error_code {
   TSEIG_ERROR_OUT_OF_MEMORY = 10,        /* an allocation failed */
   TSEIG_ERROR_UNSUPPORTED = 11,          /* valid request this build cannot serve */
   TSEIG_ERROR_NOT_CONVERGED = 12,        /* an iterative solver stopped at its limits */
+  TSEIG_ERROR_ACCURACY = 13,             /* validate = 1 found the result out of tolerance */
   TSEIG_ERROR_UNKNOWN_PARAMETER = 100,   /* no parameter of that name */
   TSEIG_ERROR_WRONG_TYPE = 101,          /* set_int on a string parameter or vice versa */
   TSEIG_ERROR_PARAMETER_NOT_SET = 102,   /* get of an unset parameter; setup without one */

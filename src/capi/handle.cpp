@@ -34,6 +34,8 @@ static_assert(TSEIG_ERROR_NUMERICAL_FAILURE == static_cast<int>(ErrorCode::numer
 static_assert(TSEIG_ERROR_MPI == static_cast<int>(ErrorCode::mpi_error));
 static_assert(TSEIG_ERROR_OUT_OF_MEMORY == static_cast<int>(ErrorCode::out_of_memory));
 static_assert(TSEIG_ERROR_UNSUPPORTED == static_cast<int>(ErrorCode::unsupported));
+static_assert(TSEIG_ERROR_NOT_CONVERGED == static_cast<int>(ErrorCode::not_converged));
+static_assert(TSEIG_ERROR_ACCURACY == static_cast<int>(ErrorCode::accuracy));
 
 enum class Kind { integer, string };
 
@@ -261,6 +263,10 @@ const char* tseig_strerror(int code) {
       return "TSEIG_ERROR_OUT_OF_MEMORY: an allocation failed";
     case TSEIG_ERROR_UNSUPPORTED:
       return "TSEIG_ERROR_UNSUPPORTED: not available in this build";
+    case TSEIG_ERROR_NOT_CONVERGED:
+      return "TSEIG_ERROR_NOT_CONVERGED: an iterative solver stopped at its limits";
+    case TSEIG_ERROR_ACCURACY:
+      return "TSEIG_ERROR_ACCURACY: self-validation found the result out of tolerance";
     case TSEIG_ERROR_UNKNOWN_PARAMETER:
       return "TSEIG_ERROR_UNKNOWN_PARAMETER: no parameter of that name";
     case TSEIG_ERROR_WRONG_TYPE:
