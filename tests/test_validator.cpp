@@ -167,7 +167,9 @@ TYPED_TEST(ValidatorTest, GeneralizedDroppedEigenpairIsFlagged) {
     // Without eigenvectors: the lowest eigenvalue dropped.
     const ValidationReport v = validate_generalized_eigenvalues(
         H, S, std::vector(w.begin() + 1, w.end()), EigensolverOptions{});
-    if constexpr (sizeof(real_t<T>) == 8) EXPECT_FALSE(v.count_ok) << v.summary();
+    if constexpr (sizeof(real_t<T>) == 8) {
+      EXPECT_FALSE(v.count_ok) << v.summary();
+    }
   }
 }
 

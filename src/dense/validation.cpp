@@ -21,7 +21,8 @@ namespace tseig::dense {
 
 template <class T>
 DistMatrix<T> full_working_copy(const DistMatrix<T>& A, Triangle triangle, int nb) {
-  DistMatrix<T> W = A.redistribute(A.grid(), nb, nb);
+  DistMatrix<T> W =
+      is_working_layout(A) && A.nb() == nb ? A.clone() : A.redistribute(A.grid(), nb, nb);
   if (triangle == Triangle::full) return W;
   const DistMatrix<T> C = conjugate_transpose(W);
   for (int lj = 0; lj < W.local_cols(); ++lj)
@@ -60,10 +61,10 @@ bool positive_definite_after_shift(DistMatrix<T>& M, const DistMatrix<T>* S, rea
       else if (M.global_row(li) == M.global_col(lj))
         M.local(li, lj) -= sigma;
     }
-  const int n = M.n();
+  // The Cholesky kernel reads the upper triangle only: update just that one.
   if (Y && Y->n() > 0)
-    scalapack::pgemm<T>('N', 'C', n, n, Y->n(), T(c), Y->data(), 1, 1, Y->desc(), Y->data(), 1, 1,
-                        Y->desc(), T(1), M.data(), 1, 1, M.desc());
+    scalapack::pherk<T>('U', 'N', M.n(), Y->n(), c, Y->data(), 1, 1, Y->desc(), real_t<T>(1),
+                        M.data(), 1, 1, M.desc());
   try {
     cholesky_upper<Device::host>(M);
   } catch (const Error& e) {
