@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -204,6 +205,20 @@ TYPED_TEST(ValuesOnlyTest, WrongFullSpectrumFailsTheTraceCheck) {
     d[30] += 1e-6;
     const ValidationReport r = validate_eigenvalues(A, d, {});
     EXPECT_GT(r.trace_error, r.tolerance) << r.summary();
+    expect_raises(g, r);
+  }
+}
+
+TYPED_TEST(ValidatorTest, NanEigenvalueIsFlagged) {
+  using T = TypeParam;
+  for (const Grid& g : test_grids()) {
+    Solved<T> s(g, 9);
+    // In the middle, where neither λ_min nor λ_max of the eigenvalues-only check sees it.
+    std::vector<real_t<T>> w = s.lowest(kNev);
+    w[4] = std::numeric_limits<real_t<T>>::quiet_NaN();
+    EXPECT_FALSE(validate_eigenvalues(s.A, w, {}).passed());
+    const ValidationReport r = validate_eigenpairs(s.A, w, columns(s.Z, first(kNev)), {});
+    EXPECT_FALSE(r.passed()) << r.summary();
     expect_raises(g, r);
   }
 }

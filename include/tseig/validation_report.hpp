@@ -20,7 +20,8 @@ struct TSEIG_API ValidationReport {
   double trace_error = 0;
   /// No eigenvalue below count_bound is missing from the returned ones (proved by a
   /// Cholesky factorization; with nev = N by the trace check or, with eigenvectors, by
-  /// N orthonormal vectors with small residuals). See tseig/validation.hpp.
+  /// N orthonormal vectors with small residuals). False also when an eigenvalue is NaN or
+  /// Inf. See tseig/validation.hpp.
   bool count_ok = true;
   double count_bound = 0;
   double tolerance = 0;  ///< residual, orthogonality and trace_error must not exceed it

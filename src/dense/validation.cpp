@@ -182,6 +182,9 @@ ValidationReport validate(DistMatrix<T> A, const DistMatrix<T>* S, const std::ve
     r.count_bound = wmin - tolerance * (anorm + std::abs(wmin) * snorm) / snorm;
     r.count_ok = positive_definite_after_shift<T>(A, S, R(r.count_bound), nullptr, R(0));
   }
+  // A NaN or Inf among the eigenvalues may sit between λ_min and λ_max, out of the checks'
+  // sight: no count can be established then.
+  if (!std::all_of(w.begin(), w.end(), [](R x) { return std::isfinite(x); })) r.count_ok = false;
   r.seconds = MPI_Wtime() - start;
   MPI_Allreduce(MPI_IN_PLACE, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
   broadcast(r, grid.comm());
