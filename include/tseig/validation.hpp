@@ -26,9 +26,9 @@
 //    eigenvalue. Without eigenvectors nothing can be said about gaps between the returned
 //    ones short of an inertia (LDLᴴ) factorization, which ScaLAPACK does not provide; the
 //    standard problem with nev = N adds the trace and Frobenius-norm identities.
-// Cost: residual 2N²·nev flops, orthogonality 2N·nev² (generalized: 3 products S·Z and
-// one H·Z more), count check one rank-nev update (2N²·nev) and one Cholesky (N³/3) when
-// nev < N; two N×N work matrices.
+// Cost: residual 2N²·nev flops, orthogonality N·nev² (generalized: three products S·Z and
+// one H·Z, 2N²·nev each), count check one rank-nev update (N²·nev) and one Cholesky (N³/3)
+// when nev < N; a copy of A (and S) that becomes the count check's work matrix.
 #include <limits>
 #include <vector>
 
