@@ -36,6 +36,7 @@ module tseig
   integer, parameter, public :: TSEIG_ERROR_MPI = 9
   integer, parameter, public :: TSEIG_ERROR_OUT_OF_MEMORY = 10
   integer, parameter, public :: TSEIG_ERROR_UNSUPPORTED = 11
+  integer, parameter, public :: TSEIG_ERROR_ACCURACY = 13
   integer, parameter, public :: TSEIG_ERROR_UNKNOWN_PARAMETER = 100
   integer, parameter, public :: TSEIG_ERROR_WRONG_TYPE = 101
   integer, parameter, public :: TSEIG_ERROR_PARAMETER_NOT_SET = 102
@@ -56,9 +57,9 @@ module tseig
     procedure :: destroy => tseig_destroy_
     procedure :: setup => tseig_setup_
     procedure :: last_error_message => tseig_last_error_message_
-    procedure, private :: set_int, set_string, get_int, get_string
-    generic :: set => set_int, set_string
-    generic :: get => get_int, get_string
+    procedure, private :: set_int, set_string, set_double, get_int, get_string, get_double
+    generic :: set => set_int, set_string, set_double
+    generic :: get => get_int, get_string, get_double
     procedure, private :: eigenvectors_d, eigenvectors_f, eigenvectors_z, eigenvectors_c
     generic :: eigenvectors => eigenvectors_d, eigenvectors_f, eigenvectors_z, eigenvectors_c
     procedure, private :: eigenvalues_d, eigenvalues_f, eigenvalues_z, eigenvalues_c
@@ -107,6 +108,18 @@ module tseig
       type(c_ptr), value :: h
       character(kind=c_char), intent(in) :: name(*)
       integer(c_int), intent(out) :: value
+    end function
+    integer(c_int) function c_set_double(h, name, value) bind(C, name="tseig_set_double")
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), value :: value
+    end function
+    integer(c_int) function c_get_double(h, name, value) bind(C, name="tseig_get_double")
+      import :: c_int, c_ptr, c_char, c_double
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: name(*)
+      real(c_double), intent(out) :: value
     end function
     integer(c_int) function c_set_string(h, name, value) bind(C, name="tseig_set_string")
       import :: c_int, c_ptr, c_char
@@ -538,6 +551,25 @@ contains
     v = 0
     call finish(self, c_get_int(self%handle, c_string(name), v), "get "//name, error)
     value = int(v)
+  end subroutine
+
+  !> validation_tolerance (see tseig.h).
+  subroutine set_double(self, name, value, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=*), intent(in) :: name
+    real(c_double), intent(in) :: value
+    integer, intent(out), optional :: error
+    call finish(self, c_set_double(self%handle, c_string(name), value), "set "//name, error)
+  end subroutine
+
+  !> validation_tolerance and the validation_* results of the last solve (see tseig.h).
+  subroutine get_double(self, name, value, error)
+    class(tseig_t), intent(in) :: self
+    character(len=*), intent(in) :: name
+    real(c_double), intent(out) :: value
+    integer, intent(out), optional :: error
+    value = 0
+    call finish(self, c_get_double(self%handle, c_string(name), value), "get "//name, error)
   end subroutine
 
   !> value receives the string, blank-padded (an error if it does not fit).

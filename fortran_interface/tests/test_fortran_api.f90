@@ -19,6 +19,7 @@ program test_fortran_api
   call test_z()
   call test_c()
   call test_errors()
+  call test_validate()
   call test_blacs_and_dropins()
   status = report("test_fortran_api")
   call mpi_finalize(ierr)
@@ -320,6 +321,34 @@ contains
     a = real(local_matrix(h_entry, .false., 0d0), c_double)
     call e%generalized_eigenvectors(a, b, ev, q, .true., error)
     call check(error == TSEIG_ERROR_FACTOR_MISMATCH, "reuse of the factor with another S")
+    call e%destroy(error)
+  end subroutine
+
+  !> validate = 1 through the generic set/get: a correct solve passes with its figures, an
+  !> unreachable tolerance gives TSEIG_ERROR_ACCURACY.
+  subroutine test_validate()
+    type(tseig_t) :: e
+    complex(c_double_complex), allocatable :: a(:, :), q(:, :)
+    real(c_double) :: ev(n), residual, tolerance
+    integer :: error, passed
+    call make_handle(e)
+    call e%set("validate", 1, error)
+    call check(error == TSEIG_OK, "set validate")
+    a = local_matrix(h_entry, .true., 0d0)
+    q = a
+    call e%eigenvectors(a, ev, q, error)
+    call check(error == TSEIG_OK, "validated eigenvectors: "//e%last_error_message())
+    call e%get("validation_passed", passed, error)
+    call e%get("validation_residual", residual, error)
+    call e%get("validation_tolerance_used", tolerance, error)
+    call check(error == TSEIG_OK .and. passed == 1 .and. residual <= tolerance, &
+        "validation figures")
+    call e%set("validation_tolerance", 1d-300, error)
+    a = local_matrix(h_entry, .true., 0d0)
+    call e%eigenvectors(a, ev, q, error)
+    call check(error == TSEIG_ERROR_ACCURACY, "unreachable tolerance")
+    call e%get("validation_passed", passed, error)
+    call check(error == TSEIG_OK .and. passed == 0, "figures after TSEIG_ERROR_ACCURACY")
     call e%destroy(error)
   end subroutine
 

@@ -1,5 +1,6 @@
 #pragma once
 // Eigensolver<T>: the dense symmetric/Hermitian eigensolver front door.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "tseig/matrix.hpp"
 #include "tseig/stage_times.hpp"
 #include "tseig/tune.hpp"
+#include "tseig/validation_report.hpp"
 
 namespace tseig {
 
@@ -37,6 +39,14 @@ struct EigensolverOptions {
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
   TuneParameters tune;      ///< performance knobs (tseig/tune.hpp)
+  /// Check the result after the solve (tseig/validation.hpp): residual, orthogonality and
+  /// that no eigenvalue below the returned ones was missed. Keeps a copy of A (and of S
+  /// when only its CholeskyFactor is given, rebuilt as UᴴU) and needs one more N×N matrix
+  /// for the count check. A result outside validation_tolerance throws Error(accuracy) on
+  /// every rank; validation() has the figures either way.
+  bool validate = false;
+  /// 0: default_validation_tolerance<T>(N) = 1e3·N·ε of T's real type.
+  double validation_tolerance = 0;
 };
 
 template <class T>
@@ -73,13 +83,21 @@ class TSEIG_API Eigensolver {
   std::vector<real> generalized_eigenvalues(DistMatrix<T>& H, const CholeskyFactor<T>& factor);
 
   const StageTimes& timings() const { return times_; }
+  /// The figures of the last call's validation (also when it threw Error(accuracy));
+  /// empty when options().validate was off.
+  const std::optional<ValidationReport>& validation() const { return validation_; }
 
  private:
   // factor: a generalized problem, reduced with it before and transformed back after.
+  // S: the generalized problem's S when the caller gave it (validation compares with it).
   std::vector<real> solve(DistMatrix<T>& A, DistMatrix<T>* Z,
-                          const CholeskyFactor<T>* factor = nullptr);
+                          const CholeskyFactor<T>* factor = nullptr,
+                          const DistMatrix<T>* S = nullptr);
+  // w, or Error(accuracy) on every rank when the validation of the solve failed.
+  std::vector<real> passed(const DistMatrix<T>& A, std::vector<real> w) const;
   EigensolverOptions options_;
   StageTimes times_;
+  std::optional<ValidationReport> validation_;
 };
 
 }  // namespace tseig

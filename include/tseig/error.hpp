@@ -23,6 +23,8 @@ enum class ErrorCode {
   unsupported,            ///< a valid request this build cannot serve
   not_converged,          ///< an iterative solver stopped at its limits; the message lists the
                           ///< residuals reached
+  accuracy,               ///< self-validation (EigensolverOptions::validate) found the result
+                          ///< outside its tolerance; the message gives the figures
 };
 
 /// Short name of an error code ("invalid_descriptor", ...).

@@ -29,6 +29,7 @@ enum class Stage {
   scalapack_heevd,            ///< Solver::scalapack, complex, with vectors
   scalapack_syevr,            ///< Solver::scalapack, real, eigenvalues only
   scalapack_heevr,            ///< Solver::scalapack, complex, eigenvalues only
+  validate,                   ///< EigensolverOptions::validate: the checks after the solve
 };
 
 /// The stage's name in timings and JSON ("tridiagonalize", "p?syevd", ...).

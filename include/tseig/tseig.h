@@ -25,7 +25,8 @@
  *   int err = tseig_eigenvectors_d(h, a, ev, q);
  *   tseig_destroy(h);
  *
- * Parameters (tseig_set_int / tseig_set_string; "layout" ones only before tseig_setup):
+ * Parameters (tseig_set_int / tseig_set_string / tseig_set_double; "layout" ones only before
+ * tseig_setup):
  *   int    na              layout  global order N (required)
  *   int    nblk            layout  block size of the block-cyclic distribution (required)
  *   int    local_nrows     layout  local rows = leading dimension of the local arrays (required)
@@ -48,6 +49,25 @@
  *   string solver          any     "auto" (default), "one_stage", "two_stage", "scalapack"
  *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
  *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
+ *   int    validate        any     0 (default); 1: check every solve on this handle
+ *                                  (tseig/validation.hpp): residual, orthogonality, no eigenvalue
+ *                                  missed. A result out of tolerance returns
+ *                                  TSEIG_ERROR_ACCURACY (the eigenvalues are then not copied to
+ *                                  ev; q holds the computed vectors). Costs a copy of a (and of
+ *                                  b) and up to a Cholesky factorization per solve.
+ *   double validation_tolerance any  (tseig_set_double) 0 (default): 1e3*na*epsilon
+ * Results of the last validated solve (tseig_get_int / tseig_get_double, read-only; also after
+ * TSEIG_ERROR_ACCURACY; TSEIG_ERROR_PARAMETER_NOT_SET if the last solve was not validated):
+ *   int    validation_passed         1 if every check passed
+ *   int    validation_count_ok       1 if no eigenvalue below validation_count_bound is missing
+ *   double validation_residual       max |A q_i - ev_i q_i| / (na |A|_1) (generalized: the
+ *                                    largest backward error); 0 for eigenvalues only
+ *   double validation_orthogonality  max |Q^H Q - I| (generalized max |Q^H B Q - I|)
+ *   double validation_trace_error    nev = na, standard problem: eigenvalues vs trace and
+ *                                    Frobenius norm of A, relative to |A|_1; else 0
+ *   double validation_count_bound    see validation_count_ok
+ *   double validation_tolerance_used the tolerance the figures were held to
+ *   double validation_seconds        time the validation took
  * Performance knobs (tseig/tune.hpp's TuneParameters; any time, results change only by
  * rounding), int, defaults as measured:
  *          bandwidth_target      64  two_stage band width when bandwidth = 0 (rounded up to nblk)
@@ -80,7 +100,7 @@ typedef float _Complex tseig_complex_float;
 typedef double _Complex tseig_complex_double;
 #endif
 
-/* Error codes. 1..12 are those of tseig::ErrorCode (include/tseig/error.hpp). */
+/* Error codes. 1..13 are those of tseig::ErrorCode (include/tseig/error.hpp). */
 enum tseig_error_code {
   TSEIG_OK = 0,
   TSEIG_ERROR_INVALID_ARGUMENT = 1,      /* a value is out of range or inconsistent */
@@ -95,6 +115,7 @@ enum tseig_error_code {
   TSEIG_ERROR_OUT_OF_MEMORY = 10,        /* an allocation failed */
   TSEIG_ERROR_UNSUPPORTED = 11,          /* valid request this build cannot serve */
   TSEIG_ERROR_NOT_CONVERGED = 12,        /* an iterative solver stopped at its limits */
+  TSEIG_ERROR_ACCURACY = 13,             /* validate = 1 found the result out of tolerance */
   TSEIG_ERROR_UNKNOWN_PARAMETER = 100,   /* no parameter of that name */
   TSEIG_ERROR_WRONG_TYPE = 101,          /* set_int on a string parameter or vice versa */
   TSEIG_ERROR_PARAMETER_NOT_SET = 102,   /* get of an unset parameter; setup without one */
@@ -132,6 +153,9 @@ TSEIG_API int tseig_set_string(tseig_handle_t* h, const char* name, const char* 
 /* Copies the value with its terminating NUL into value[0..length-1];
  * TSEIG_ERROR_INVALID_ARGUMENT if it does not fit. */
 TSEIG_API int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int length);
+/* Local. The double parameters and results above (validation_tolerance, validation_*). */
+TSEIG_API int tseig_set_double(tseig_handle_t* h, const char* name, double value);
+TSEIG_API int tseig_get_double(const tseig_handle_t* h, const char* name, double* value);
 /* Local. Sets mpi_comm_parent from a C communicator (not duplicated until tseig_setup). */
 TSEIG_API int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
 

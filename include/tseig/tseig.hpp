@@ -15,4 +15,6 @@
 #include "tseig/stage_times.hpp"
 #include "tseig/tune.hpp"
 #include "tseig/types.hpp"
+#include "tseig/validation.hpp"
+#include "tseig/validation_report.hpp"
 #include "tseig/version.hpp"

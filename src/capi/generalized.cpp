@@ -65,8 +65,11 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
     const DistMatrix<T> B = square_view(*h, b);
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);
     Eigensolver<T> solver(solver_options(*h));
-    solve_into<T>(
-        solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); }, ev);
+    keeping_validation(*h, solver, [&] {
+      solve_into<T>(
+          solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
+          ev);
+    });
   });
 }
 

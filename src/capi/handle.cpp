@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <numeric>
@@ -34,15 +35,18 @@ static_assert(TSEIG_ERROR_NUMERICAL_FAILURE == static_cast<int>(ErrorCode::numer
 static_assert(TSEIG_ERROR_MPI == static_cast<int>(ErrorCode::mpi_error));
 static_assert(TSEIG_ERROR_OUT_OF_MEMORY == static_cast<int>(ErrorCode::out_of_memory));
 static_assert(TSEIG_ERROR_UNSUPPORTED == static_cast<int>(ErrorCode::unsupported));
+static_assert(TSEIG_ERROR_NOT_CONVERGED == static_cast<int>(ErrorCode::not_converged));
+static_assert(TSEIG_ERROR_ACCURACY == static_cast<int>(ErrorCode::accuracy));
 
-enum class Kind { integer, string };
+enum class Kind { integer, string, real };
 
 struct Parameter {
   std::string_view name;
   Kind kind;
   bool layout;  ///< fixed by tseig_setup
-  int min = 0;  ///< smallest valid int value
+  int min = 0;  ///< smallest valid value
   int max = INT_MAX;
+  bool result = false;  ///< read-only: a figure of the last solve's validation
 };
 
 constexpr Parameter parameters[] = {
@@ -62,7 +66,35 @@ constexpr Parameter parameters[] = {
     {"gpu", Kind::integer, false, 0, 1},
     {"solver", Kind::string, false},
     {"triangle", Kind::string, false},
+    {"validate", Kind::integer, false, 0, 1},
+    {"validation_tolerance", Kind::real, false},
+    {"validation_passed", Kind::integer, false, 0, 1, true},
+    {"validation_count_ok", Kind::integer, false, 0, 1, true},
+    {"validation_residual", Kind::real, false, 0, INT_MAX, true},
+    {"validation_orthogonality", Kind::real, false, 0, INT_MAX, true},
+    {"validation_trace_error", Kind::real, false, 0, INT_MAX, true},
+    {"validation_count_bound", Kind::real, false, 0, INT_MAX, true},
+    {"validation_tolerance_used", Kind::real, false, 0, INT_MAX, true},
+    {"validation_seconds", Kind::real, false, 0, INT_MAX, true},
 };
+
+// The value of a result parameter from the last validation report.
+double result_value(const tseig_handle& h, std::string_view name) {
+  if (!h.validation)
+    throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                 "'" + std::string(name) +
+                     "': the last solve on this handle was not validated "
+                     "(set validate = 1)");
+  const ValidationReport& r = *h.validation;
+  if (name == "validation_passed") return r.passed();
+  if (name == "validation_count_ok") return r.count_ok;
+  if (name == "validation_residual") return r.residual;
+  if (name == "validation_orthogonality") return r.orthogonality;
+  if (name == "validation_trace_error") return r.trace_error;
+  if (name == "validation_count_bound") return r.count_bound;
+  if (name == "validation_tolerance_used") return r.tolerance;
+  return r.seconds;
+}
 
 // The parameters above and the knobs of TuneParameters, which are set by name alike.
 const std::vector<Parameter>& all_parameters() {
@@ -82,6 +114,8 @@ const Parameter& find(const char* name, Kind kind) {
         throw CError(TSEIG_ERROR_WRONG_TYPE,
                      "parameter '" + std::string(name) + "' is " +
                          (p.kind == Kind::integer ? "an int (use tseig_set_int/tseig_get_int)"
+                          : p.kind == Kind::real  ? "a double (use tseig_set_double/"
+                                                    "tseig_get_double)"
                                                   : "a string (use tseig_set_string/"
                                                     "tseig_get_string)"));
       return p;
@@ -90,6 +124,9 @@ const Parameter& find(const char* name, Kind kind) {
 }
 
 void check_settable(const tseig_handle& h, const Parameter& p) {
+  if (p.result)
+    throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                 "parameter '" + std::string(p.name) + "' is a result of validation, read-only");
   if (p.layout && h.is_setup)
     throw CError(TSEIG_ERROR_ALREADY_SETUP, "parameter '" + std::string(p.name) +
                                                 "' describes the layout and is fixed by "
@@ -185,6 +222,8 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   o.bandwidth = h.get("bandwidth");
   o.check_input = h.get("check_input") != 0;
   o.triangle = triangle(h);
+  o.validate = h.get("validate") != 0;
+  o.validation_tolerance = h.doubles.at("validation_tolerance");
   for (const TuneField& f : tune_fields) o.tune.*f.value = h.get(std::string(f.name));
   return o;
 }
@@ -216,8 +255,11 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
     require_setup(*h);
     DistMatrix<T> A = square_view(*h, a);
     Eigensolver<T> solver(solver_options(*h));
-    solve_into<T>(
-        solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); }, ev);
+    keeping_validation(*h, solver, [&] {
+      solve_into<T>(
+          solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
+          ev);
+    });
   });
 }
 
@@ -261,6 +303,10 @@ const char* tseig_strerror(int code) {
       return "TSEIG_ERROR_OUT_OF_MEMORY: an allocation failed";
     case TSEIG_ERROR_UNSUPPORTED:
       return "TSEIG_ERROR_UNSUPPORTED: not available in this build";
+    case TSEIG_ERROR_NOT_CONVERGED:
+      return "TSEIG_ERROR_NOT_CONVERGED: an iterative solver stopped at its limits";
+    case TSEIG_ERROR_ACCURACY:
+      return "TSEIG_ERROR_ACCURACY: self-validation found the result out of tolerance";
     case TSEIG_ERROR_UNKNOWN_PARAMETER:
       return "TSEIG_ERROR_UNKNOWN_PARAMETER: no parameter of that name";
     case TSEIG_ERROR_WRONG_TYPE:
@@ -289,7 +335,8 @@ int tseig_create(tseig_handle_t** h) {
   std::string ignored;
   return tseig::capi::guarded(ignored, [&] {
     auto* handle = new tseig_handle;
-    handle->ints = {{"nev", -1}, {"bandwidth", 0}, {"check_input", 1}, {"gpu", 0}};
+    handle->ints = {{"nev", -1}, {"bandwidth", 0}, {"check_input", 1}, {"gpu", 0}, {"validate", 0}};
+    handle->doubles = {{"validation_tolerance", 0.0}};
     const tseig::TuneParameters defaults;
     for (const tseig::TuneField& f : tseig::tune_fields)
       handle->ints[std::string(f.name)] = defaults.*f.value;
@@ -326,11 +373,35 @@ int tseig_get_int(const tseig_handle_t* h, const char* name, int* value) {
   return on_handle(const_cast<tseig_handle_t*>(h), [&] {
     const auto& p = tseig::capi::find(name, tseig::capi::Kind::integer);
     if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "value pointer is NULL");
+    if (p.result) {
+      *value = static_cast<int>(tseig::capi::result_value(*h, p.name));
+      return;
+    }
     auto it = h->ints.find(p.name);
     if (it == h->ints.end())
       throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
                    "parameter '" + std::string(p.name) + "' is not set and has no default");
     *value = it->second;
+  });
+}
+
+int tseig_set_double(tseig_handle_t* h, const char* name, double value) {
+  return on_handle(h, [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::real);
+    tseig::capi::check_settable(*h, p);
+    if (!(value >= p.min) || !std::isfinite(value))
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                   std::string(p.name) + " = " + std::to_string(value) +
+                       " (expected >= " + std::to_string(p.min) + ", finite)");
+    h->doubles[std::string(p.name)] = value;
+  });
+}
+
+int tseig_get_double(const tseig_handle_t* h, const char* name, double* value) {
+  return on_handle(const_cast<tseig_handle_t*>(h), [&] {
+    const auto& p = tseig::capi::find(name, tseig::capi::Kind::real);
+    if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "value pointer is NULL");
+    *value = p.result ? tseig::capi::result_value(*h, p.name) : h->doubles.at(std::string(p.name));
   });
 }
 

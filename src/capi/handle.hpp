@@ -3,6 +3,7 @@
 // the Cholesky factor kept for generalized calls with is_already_decomposed = 1.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -25,6 +26,9 @@ struct tseig_handle {
   std::string message;  ///< of the last call on this handle
   std::map<std::string, int, std::less<>> ints;
   std::map<std::string, std::string, std::less<>> strings;
+  std::map<std::string, double, std::less<>> doubles;
+  /// The last solve's validation report (empty: that solve was not validated).
+  std::optional<tseig::ValidationReport> validation;
   bool is_setup = false;
   tseig::Grid grid;
   /// Empty, or the factor of the last generalized call's B (of that call's scalar type).
@@ -53,6 +57,20 @@ DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, in
 template <class T>
 DistMatrix<T> square_view(const tseig_handle& h, const T* local) {
   return view(h, local, h.get("na"), h.get("local_nrows"), h.get("local_ncols"));
+}
+
+/// Runs solve(), a call on `solver`, and keeps solver's validation report on h, also when
+/// solve() throws (Error(accuracy) comes with the figures).
+template <class T, class F>
+void keeping_validation(tseig_handle& h, const Eigensolver<T>& solver, F&& solve) {
+  h.validation.reset();
+  try {
+    solve();
+  } catch (...) {
+    h.validation = solver.validation();
+    throw;
+  }
+  h.validation = solver.validation();
 }
 
 /// Runs f on a valid handle, with the error boundary and h's message.

@@ -3,6 +3,7 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 
 #include "parse_number.hpp"
@@ -89,6 +90,13 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       o.seed = parse_int<std::uint64_t>("--seed", value(), 0);
     } else if (flag == "--values-only") {
       o.values_only = true;
+    } else if (flag == "--validate") {
+      o.validate = true;
+    } else if (flag == "--validation-tolerance") {
+      o.validation_tolerance = parse_double(flag, value());
+      if (!(o.validation_tolerance > 0 && std::isfinite(o.validation_tolerance)))
+        throw UsageError("--validation-tolerance: must be a positive number");
+      o.validate = true;
     } else if (flag == "--out-values") {
       o.out_values = value();
     } else if (flag == "--out-vectors") {
@@ -134,6 +142,11 @@ Problem:
   --seed S            seed of the random matrix (default 1)
   --nev K             compute the K lowest eigenpairs, 1 <= K <= N (default all)
   --values-only       eigenvalues only; residual and orthogonality are not measured
+  --validate          the library checks its own result (tseig/validation.hpp): residual,
+                      orthogonality and that no eigenvalue below the returned ones was
+                      missed; reported as "validation", exit status 1 when a check fails
+  --validation-tolerance TOL
+                      the tolerance of --validate (implies it; default 1e3*N*epsilon)
 
 Solver and layout:
   --solver NAME       one_stage, two_stage, scalapack or auto (default auto)

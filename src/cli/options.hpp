@@ -32,6 +32,8 @@ struct Options {
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
   std::uint64_t seed = 1;
   bool values_only = false;
+  bool validate = false;            ///< EigensolverOptions::validate
+  double validation_tolerance = 0;  ///< 0: the library's default
   std::string out_values, out_vectors;
   bool json = false;
 };

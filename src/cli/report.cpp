@@ -47,6 +47,19 @@ std::string problem_text(const Options& o, int n) {
   return o.matrix_path + " N=" + std::to_string(n);
 }
 
+std::string validation_json(const ValidationReport& v) {
+  auto flag = [](bool b) { return b ? "true" : "false"; };
+  return std::string("{\"passed\": ") + flag(v.passed()) +
+         ", \"eigenvectors\": " + flag(v.eigenvectors) +
+         ", \"residual\": " + json::number(v.residual) +
+         ", \"orthogonality\": " + json::number(v.orthogonality) +
+         ", \"trace_error\": " + json::number(v.trace_error) +
+         ", \"count_ok\": " + flag(v.count_ok) +
+         ", \"count_bound\": " + json::number(v.count_bound) +
+         ", \"tolerance\": " + json::number(v.tolerance) +
+         ", \"seconds\": " + json::number(v.seconds) + "}";
+}
+
 }  // namespace
 
 void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r) {
@@ -78,6 +91,8 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
     out << "residual       " << sci(r.residual) << "   max|Az-lz|/(N|A|_1)\n";
     out << "orthogonality  " << sci(r.orthogonality) << "   max|Z^H Z-I|\n";
   }
+  // A failed validation never gets here: the solve raised Error(accuracy).
+  if (r.validation) out << "validation     passed: " << r.validation->summary() << "\n";
 }
 
 void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
@@ -102,7 +117,8 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
     out << sep << json::string(std::string(f.name)) << ": " << o.tune.*f.value;
     sep = ", ";
   }
-  out << "}, \"residual\": " << json_optional(r.residual)
+  out << "}, \"validation\": " << (r.validation ? validation_json(*r.validation) : "null")
+      << ", \"residual\": " << json_optional(r.residual)
       << ", \"orthogonality\": " << json_optional(r.orthogonality) << ", \"lowest\": [";
   sep = "";
   for (double x : r.lowest) {

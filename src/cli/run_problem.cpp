@@ -86,6 +86,8 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   opts.tune = o.tune;
   opts.nev = nev;
   opts.eigenvalues_only = o.values_only;
+  opts.validate = o.validate;
+  opts.validation_tolerance = o.validation_tolerance;
   Eigensolver<T> solver(opts);
 
   std::optional<DistMatrix<T>> original, Z, B;
@@ -111,6 +113,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   r.times = solver.timings();
   r.lowest.assign(w.begin(), w.begin() + std::min<std::size_t>(w.size(), 10));
   r.generalized = o.generalized;
+  r.validation = solver.validation();
   if (Z && B) {
     r.residual = accuracy::generalized_residual(*original, *B, w, *Z);
     r.orthogonality = accuracy::s_orthogonality(*B, *Z, nev);

@@ -18,6 +18,7 @@ struct RunResult {
   double wall_seconds = 0;                        ///< barrier-to-barrier time of the solve call
   std::optional<double> residual, orthogonality;  ///< empty with --values-only
   bool generalized = false;  ///< residual and orthogonality are the generalized ones
+  std::optional<ValidationReport> validation;  ///< with --validate
 };
 
 /// Collective over `grid`. Library failures arrive as tseig::Error on every rank.

@@ -31,6 +31,8 @@ const char* to_string(ErrorCode code) {
       return "unsupported";
     case ErrorCode::not_converged:
       return "not_converged";
+    case ErrorCode::accuracy:
+      return "accuracy";
   }
   return "unknown";
 }

@@ -31,6 +31,7 @@ constexpr std::array stage_names{
     StageName{Stage::scalapack_heevd, "p?heevd"},
     StageName{Stage::scalapack_syevr, "p?syevr"},
     StageName{Stage::scalapack_heevr, "p?heevr"},
+    StageName{Stage::validate, "validate"},
 };
 
 }  // namespace

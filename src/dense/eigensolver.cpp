@@ -3,6 +3,7 @@
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,9 @@
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
 #include "dense/two_stage.hpp"
+#include "dense/validation.hpp"
 #include "tseig/error.hpp"
+#include "tseig/linalg.hpp"
 #include "tseig/memory.hpp"
 
 namespace tseig {
@@ -42,19 +45,42 @@ Solver solver_from_string(const std::string& name) {
 
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::eigenvalues(DistMatrix<T>& A) {
-  return solve(A, nullptr);
+  return passed(A, solve(A, nullptr));
 }
 
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::eigenvectors(DistMatrix<T>& A, DistMatrix<T>& Z) {
-  return solve(A, &Z);
+  return passed(A, solve(A, &Z));
 }
 
 template <class T>
+std::vector<real_t<T>> Eigensolver<T>::passed(const DistMatrix<T>& A, std::vector<real> w) const {
+  if (validation_) require_passed(A.grid().comm(), *validation_);
+  return w;
+}
+
+namespace {
+
+// The S that validation compares with: the caller's, or UᴴU rebuilt from the factor.
+template <class T>
+DistMatrix<T> validation_s(const DistMatrix<T>* S, const CholeskyFactor<T>& factor,
+                           Triangle triangle, int bs) {
+  if (S) return dense::full_working_copy(*S, triangle, bs);
+  const DistMatrix<T>& U = factor.factor();
+  DistMatrix<T> rebuilt(U.grid(), U.n(), U.n(), bs, bs);
+  hermitian_multiply(Triangle::upper, Triangle::full, U, U, rebuilt);
+  return rebuilt;
+}
+
+}  // namespace
+
+template <class T>
 std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
-                                             const CholeskyFactor<T>* factor) {
+                                             const CholeskyFactor<T>* factor,
+                                             const DistMatrix<T>* S) {
   const double start = MPI_Wtime();
   times_ = StageTimes{};
+  validation_.reset();
   const Grid& grid = A.grid();
   const MPI_Comm comm = grid.comm();
   const int n = A.n();
@@ -70,11 +96,14 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
                              options_.eigenvalues_only ? 1 : 0,
                              Z ? 1 : 0,
                              options_.bandwidth,
-                             factor ? 1 : 0};
+                             factor ? 1 : 0,
+                             S ? 1 : 0,
+                             options_.validate ? 1 : 0};
   for (const TuneField& f : tune_fields) arguments.push_back(options_.tune.*f.value);
   raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
                "ranks called the eigensolver with different arguments (N, nev, block size, "
-               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune) or mixed "
+               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate) or "
+               "mixed "
                "eigenvalues(), eigenvectors() and the generalized calls");
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
@@ -83,6 +112,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
   raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
                "bandwidth must be >= 0 (0: the solver's default)");
+  raise_if_any(comm, !(options_.validation_tolerance >= 0), ErrorCode::invalid_argument,
+               "validation_tolerance must be >= 0 (0: the default)");
   // The ranks agree on tune (checked above), so the first bad knob is the same everywhere.
   const TuneField* bad = nullptr;
   for (const TuneField& f : tune_fields)
@@ -115,6 +146,12 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (options_.check_input) {
     StageTimer timer(times_, Stage::check_input);
     dense::check_input(*W, options_.triangle);
+  }
+  // Validation compares with the input, which the solve destroys.
+  std::optional<DistMatrix<T>> kept;
+  if (options_.validate) {
+    StageTimer timer(times_, Stage::validate);
+    kept.emplace(dense::full_working_copy(*W, options_.triangle, bs));
   }
   const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
   if (factor)
@@ -152,6 +189,14 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (Z && Zs != Z) {
     StageTimer timer(times_, Stage::redistribute);
     Z->copy_from(*Zs, nev);
+  }
+  if (kept) {
+    StageTimer timer(times_, Stage::validate);
+    const double tolerance = options_.validation_tolerance > 0 ? options_.validation_tolerance
+                                                               : default_validation_tolerance<T>(n);
+    std::optional<DistMatrix<T>> Sw;
+    if (factor) Sw.emplace(validation_s(S, *factor, options_.triangle, bs));
+    validation_ = dense::validate(std::move(*kept), Sw ? &*Sw : nullptr, w, Zs, tolerance);
   }
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);
@@ -197,9 +242,9 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H
                                                                 DistMatrix<T>& Z) {
   check_s(H, S);
   const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvectors(H, factor, Z);
+  std::vector<real> w = solve(H, &Z, &factor, &S);
   times_ = with_factor_times(factor.timings(), times_);
-  return w;
+  return passed(H, std::move(w));
 }
 
 template <class T>
@@ -207,7 +252,7 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H
                                                                 const CholeskyFactor<T>& factor,
                                                                 DistMatrix<T>& Z) {
   check_factor(H, factor);
-  return solve(H, &Z, &factor);
+  return passed(H, solve(H, &Z, &factor));
 }
 
 template <class T>
@@ -215,16 +260,16 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
                                                                const DistMatrix<T>& S) {
   check_s(H, S);
   const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
-  std::vector<real> w = generalized_eigenvalues(H, factor);
+  std::vector<real> w = solve(H, nullptr, &factor, &S);
   times_ = with_factor_times(factor.timings(), times_);
-  return w;
+  return passed(H, std::move(w));
 }
 
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
                                                                const CholeskyFactor<T>& factor) {
   check_factor(H, factor);
-  return solve(H, nullptr, &factor);
+  return passed(H, solve(H, nullptr, &factor));
 }
 
 #define TSEIG_INSTANTIATE(T) template class Eigensolver<T>;

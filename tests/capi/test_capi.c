@@ -227,6 +227,63 @@ static void test_generalized(char t) {
   free(ev);
 }
 
+/* validate = 1: figures after correct solves (standard, eigenvalues only, generalized),
+ * TSEIG_ERROR_ACCURACY with the figures kept, and the parameters' own errors. */
+static void test_validate(char t) {
+  layout_t l = grid_layout(BY_POSITION, N, N);
+  tseig_handle_t* h = make_handle(BY_POSITION, &l);
+  void *a = alloc_local(t, &l), *b = alloc_local(t, &l), *q = alloc_local(t, &l);
+  void* ev = calloc(N, sizeof(double));
+  double x = -1, tol = 0;
+  int passed = -1;
+  expect(h, tseig_get_int(h, "validation_passed", &passed), TSEIG_ERROR_PARAMETER_NOT_SET,
+         "validation result before a validated solve");
+  expect(h, tseig_set_int(h, "nev", NEV), TSEIG_OK, "set nev");
+  expect(h, tseig_set_int(h, "validate", 1), TSEIG_OK, "set validate");
+  expect(h, tseig_get_double(h, "validation_tolerance", &x), TSEIG_OK, "get tolerance");
+  CHECK(x == 0, "default validation_tolerance %g", x);
+  fill_local(b, t, &l, s_entry);
+  for (int call = 0; call < 3; ++call) {
+    fill_local(a, t, &l, h_entry);
+    int err = call == 0   ? eigenvectors(h, t, a, ev, q)
+              : call == 1 ? eigenvalues(h, t, a, ev)
+                          : gen_vectors(h, t, a, b, ev, q, 0);
+    expect(h, err, TSEIG_OK, "validated solve");
+    expect(h, tseig_get_int(h, "validation_passed", &passed), TSEIG_OK, "get passed");
+    expect(h, tseig_get_double(h, "validation_residual", &x), TSEIG_OK, "get residual");
+    expect(h, tseig_get_double(h, "validation_tolerance_used", &tol), TSEIG_OK, "get tol used");
+    CHECK(passed == 1 && x <= tol && fabs(tol / (1e3 * N * type_eps(t)) - 1) < 1e-6,
+          "%c call %d: passed %d, residual %.3g, tolerance %.3g", t, call, passed, x, tol);
+    expect(h, tseig_get_double(h, "validation_seconds", &x), TSEIG_OK, "get seconds");
+    CHECK(x > 0, "validation_seconds %g", x);
+  }
+  expect(h, tseig_set_double(h, "validation_tolerance", 1e-300), TSEIG_OK, "set tolerance");
+  fill_local(a, t, &l, h_entry);
+  expect(h, eigenvectors(h, t, a, ev, q), TSEIG_ERROR_ACCURACY, "unreachable tolerance");
+  CHECK(strstr(tseig_last_error_message(h), "self-validation failed") != NULL, "message: %s",
+        tseig_last_error_message(h));
+  expect(h, tseig_get_int(h, "validation_passed", &passed), TSEIG_OK, "passed after failure");
+  expect(h, tseig_get_double(h, "validation_tolerance_used", &tol), TSEIG_OK, "tol after failure");
+  CHECK(passed == 0 && tol == 1e-300, "after failure: passed %d, tolerance %g", passed, tol);
+  expect(h, tseig_set_double(h, "validation_tolerance", -1), TSEIG_ERROR_INVALID_ARGUMENT,
+         "negative tolerance");
+  expect(h, tseig_set_int(h, "validation_passed", 1), TSEIG_ERROR_INVALID_ARGUMENT,
+         "results are read-only");
+  expect(h, tseig_set_double(h, "nev", 1), TSEIG_ERROR_WRONG_TYPE, "set_double of an int");
+  expect(h, tseig_get_int(h, "validation_residual", &passed), TSEIG_ERROR_WRONG_TYPE,
+         "get_int of a double");
+  expect(h, tseig_set_int(h, "validate", 0), TSEIG_OK, "validate off");
+  fill_local(a, t, &l, h_entry);
+  expect(h, eigenvalues(h, t, a, ev), TSEIG_OK, "unvalidated solve");
+  expect(h, tseig_get_double(h, "validation_residual", &x), TSEIG_ERROR_PARAMETER_NOT_SET,
+         "no figures after an unvalidated solve");
+  expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
+  free(a);
+  free(b);
+  free(q);
+  free(ev);
+}
+
 /* ELPA's utilities: S = U^H U, U^-1, and C = U^H S. */
 static void test_linalg(char t) {
   layout_t l = grid_layout(BY_POSITION, N, N);
@@ -335,6 +392,8 @@ static void test_errors(void) {
                        TSEIG_ERROR_MPI,
                        TSEIG_ERROR_OUT_OF_MEMORY,
                        TSEIG_ERROR_UNSUPPORTED,
+                       TSEIG_ERROR_NOT_CONVERGED,
+                       TSEIG_ERROR_ACCURACY,
                        TSEIG_ERROR_UNKNOWN_PARAMETER,
                        TSEIG_ERROR_WRONG_TYPE,
                        TSEIG_ERROR_PARAMETER_NOT_SET,
@@ -497,6 +556,7 @@ int main(int argc, char** argv) {
     test_standard(types[k], BY_POSITION, "auto");
     test_generalized(types[k]);
     test_linalg(types[k]);
+    test_validate(types[k]);
   }
   const char* solvers[] = {"one_stage", "two_stage", "scalapack"};
   for (int k = 0; k < 3; ++k) test_standard('d', BY_POSITION, solvers[k]);

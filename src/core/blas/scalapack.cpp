@@ -29,6 +29,15 @@ TSEIG_DECL(pd, double, double)
 TSEIG_DECL(pc, cf, float)
 TSEIG_DECL(pz, cd, double)
 #undef TSEIG_DECL
+// Rank-k updates of one triangle: p?syrk (real), p?herk (complex, real alpha and beta).
+#define TSEIG_RANK_K(name, T, R)                                                              \
+  void name(const char*, const char*, const int*, const int*, const R*, const T*, const int*, \
+            const int*, const int*, const R*, T*, const int*, const int*, const int*, flen, flen);
+TSEIG_RANK_K(pssyrk_, float, float)
+TSEIG_RANK_K(pdsyrk_, double, double)
+TSEIG_RANK_K(pcherk_, cf, float)
+TSEIG_RANK_K(pzherk_, cd, double)
+#undef TSEIG_RANK_K
 void pstran_(const int*, const int*, const float*, const float*, const int*, const int*, const int*,
              const float*, float*, const int*, const int*, const int*);
 void pdtran_(const int*, const int*, const double*, const double*, const int*, const int*,
@@ -108,7 +117,7 @@ int run(Call&& call, Size&& size) {
 }
 }  // namespace
 
-#define TSEIG_COMMON(p, T, R, tran)                                                                \
+#define TSEIG_COMMON(p, T, R, tran, rank_k)                                                        \
   template <>                                                                                      \
   void gemr2d<T>(int m, int n, const T* a, int ia, int ja, const int* desca, T* b, int ib, int jb, \
                  const int* descb, int ctxt) {                                                     \
@@ -120,6 +129,11 @@ int run(Call&& call, Size&& size) {
                 int ic, int jc, const int* descc) {                                                \
     p##gemm_(&ta, &tb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb, &beta, c, &ic,  \
              &jc, descc, 1, 1);                                                                    \
+  }                                                                                                \
+  template <>                                                                                      \
+  void pherk<T>(char uplo, char trans, int n, int k, R alpha, const T* a, int ia, int ja,          \
+                const int* desca, R beta, T* c, int ic, int jc, const int* descc) {                \
+    rank_k(&uplo, &trans, &n, &k, &alpha, a, &ia, &ja, desca, &beta, c, &ic, &jc, descc, 1, 1);    \
   }                                                                                                \
   template <>                                                                                      \
   void ptranc<T>(int m, int n, T alpha, const T* a, int ia, int ja, const int* desca, T beta,      \
@@ -143,10 +157,10 @@ int run(Call&& call, Size&& size) {
           return blas::WorkSizes{padded(work), 0, 0};                                              \
         });                                                                                        \
   }
-TSEIG_COMMON(ps, float, float, pstran_)
-TSEIG_COMMON(pd, double, double, pdtran_)
-TSEIG_COMMON(pc, cf, float, pctranc_)
-TSEIG_COMMON(pz, cd, double, pztranc_)
+TSEIG_COMMON(ps, float, float, pstran_, pssyrk_)
+TSEIG_COMMON(pd, double, double, pdtran_, pdsyrk_)
+TSEIG_COMMON(pc, cf, float, pctranc_, pcherk_)
+TSEIG_COMMON(pz, cd, double, pztranc_, pzherk_)
 #undef TSEIG_COMMON
 
 #define TSEIG_UNGQR(T, fn)                                                                   \

@@ -38,6 +38,13 @@ TSEIG_HIDDEN void pgemm(char ta, char tb, int m, int n, int k, T alpha, const T*
                         const int* desca, const T* b, int ib, int jb, const int* descb, T beta,
                         T* c, int ic, int jc, const int* descc);
 
+// The `uplo` triangle of sub(C) = alpha·op(sub(A))·op(sub(A))ᴴ + beta·sub(C), op = 'N' or 'C'
+// ('T' for real): p?syrk / p?herk; C is n×n, the other triangle is not touched.
+template <class T>
+TSEIG_HIDDEN void pherk(char uplo, char trans, int n, int k, real_t<T> alpha, const T* a, int ia,
+                        int ja, const int* desca, real_t<T> beta, T* c, int ic, int jc,
+                        const int* descc);
+
 // sub(C) = beta·sub(C) + alpha·sub(A)ᴴ (conjugate transpose for complex).
 template <class T>
 TSEIG_HIDDEN void ptranc(int m, int n, T alpha, const T* a, int ia, int ja, const int* desca,
