@@ -1,12 +1,20 @@
-// The Jacobi preconditioner: the inverse magnitude of the matrix diagonal, read once
-// from the local storage (CRS or SELL-C-σ; a row's own column c is local column
-// c − first_row, which is < local_rows).
+// The built-in preconditioners. Jacobi: the inverse magnitude of the matrix diagonal,
+// read once from the local storage (CRS or SELL-C-σ; a row's own column c is local
+// column c − first_row, which is < local_rows). Chebyshev: p(A) as a Chebyshev series
+// in t = (H − center)/half, summed by the three-term recurrence; for a Matrix every
+// step is one fused chebfd_op pass (recurrence and accumulation), as in ChebFD's filter.
 #include <cmath>
 #include <memory>
+#include <numbers>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/instantiate.hpp"
 #include "sparse/matrix_data.hpp"
+#include "tseig/error.hpp"
+#include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/linear_operator.hpp"
 
 namespace tseig::sparse {
@@ -35,7 +43,82 @@ std::vector<T> local_diagonal(const MatrixData<T>& d) {
   return diag;
 }
 
+/// Chebyshev coefficients c_0..c_degree (in t ∈ [−1, 1] ↦ a ∈ [alpha, beta]) of the
+/// Chebyshev-iteration polynomial p(a) = (1 − T_n(μ(a)) / T_n(μ(0))) / a, n = degree + 1,
+/// μ(a) = (beta + alpha − 2a) / (beta − alpha) = −t: interpolation at the n Chebyshev
+/// nodes, exact for p's degree n − 1.
+std::vector<double> chebyshev_iteration_coefficients(double alpha, double beta, int degree) {
+  const int n = degree + 1;
+  const double tn0 = std::cosh(n * std::acosh((beta + alpha) / (beta - alpha)));
+  std::vector<double> c(n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    const double angle = std::numbers::pi * (j + 0.5) / n;  // t_j = cos(angle)
+    const double a = ((beta - alpha) * std::cos(angle) + beta + alpha) / 2;
+    const double p = (1 - std::cos(n * (std::numbers::pi - angle)) / tn0) / a;  // T_n(−t_j)
+    for (int k = 0; k < n; ++k) c[k] += 2.0 / n * p * std::cos(k * angle);
+  }
+  c[0] /= 2;
+  return c;
+}
+
+/// y ← Σ_k c_k T_k(t)·x, t = (H − center)/half; `work` holds the recurrence's blocks.
+template <class T>
+void chebyshev_series(const LinearOperator<T>& h, double center, double half,
+                      const std::vector<double>& c, const MultiVector<T>& x,
+                      const MultiVector<T>& y, std::vector<MultiVector<T>>& work) {
+  const int w = x.cols();
+  const bool fused = h.matrix() != nullptr;
+  if (work.empty() || work[0].cols() < w) work.assign(fused ? 2 : 3, MultiVector<T>());
+  for (MultiVector<T>& u : work)
+    if (u.cols() < w) u = MultiVector<T>(h.layout(), w);
+  MultiVector<T> previous = work[0].view(0, w), current = work[1].view(0, w);
+  MultiVector<T> spare = fused ? MultiVector<T>() : work[2].view(0, w);
+  std::vector<T> eta(w), mu(w);
+  previous.assign(x);
+  axpby(T(c[0]), x, T(0), y);
+  const int degree = static_cast<int>(c.size()) - 1;
+  if (degree == 0) return;
+  h.apply(previous, current);  // T_1 = (H − center)/half · T_0
+  axpby(T(-center / half), previous, T(1 / half), current);
+  axpby(T(c[1]), current, T(1), y);
+  for (int k = 2; k <= degree; ++k) {
+    if (fused) {
+      chebfd_op(*h.matrix(), T(1 / half), T(center), current, previous, T(c[k]), y,
+                std::span<T>(eta), std::span<T>(mu));  // previous ← T_k, y += c_k·T_k
+      std::swap(previous, current);
+    } else {
+      h.apply(current, spare);
+      axpby(T(-2 * center / half), current, T(2 / half), spare);
+      axpby(T(-1), previous, T(1), spare);
+      axpby(T(c[k]), spare, T(1), y);
+      std::swap(previous, spare);  // (previous, current, spare) ← (current, T_k, previous)
+      std::swap(previous, current);
+    }
+  }
+}
+
 }  // namespace
+
+template <class T>
+Preconditioner<T> chebyshev_preconditioner(const LinearOperator<T>& h, SpectralBounds bounds,
+                                           int degree, Which which) {
+  const double width = bounds.upper - bounds.lower;
+  raise_if_any(h.comm(), !(degree >= 0) || !(width > 0) || !std::isfinite(width),
+               ErrorCode::invalid_argument,
+               "chebyshev_preconditioner: need degree >= 0 and finite bounds lower < upper");
+  // A = s·(H − sigma) on [alpha, beta]; t = (2A − beta − alpha)/(beta − alpha).
+  const double s = which == Which::smallest ? 1 : -1;
+  const double sigma = which == Which::smallest ? bounds.lower : bounds.upper;
+  const double beta = width, alpha = width / ((degree + 2.0) * (degree + 2.0));
+  const double center = sigma + s * (beta + alpha) / 2, half = s * (beta - alpha) / 2;
+  auto c = std::make_shared<const std::vector<double>>(
+      chebyshev_iteration_coefficients(alpha, beta, degree));
+  auto work = std::make_shared<std::vector<MultiVector<T>>>();
+  return Preconditioner<T>(
+      [h, center, half, c, work](const MultiVector<T>& x, const MultiVector<T>& y) {
+        chebyshev_series(h, center, half, *c, x, y, *work);
+      });
+}
 
 template <class T>
 Preconditioner<T> jacobi_preconditioner(const Matrix<T>& a) {
@@ -47,8 +130,10 @@ Preconditioner<T> jacobi_preconditioner(const Matrix<T>& a) {
   });
 }
 
-#define TSEIG_INSTANTIATE(T) \
-  template TSEIG_API Preconditioner<T> jacobi_preconditioner(const Matrix<T>&);
+#define TSEIG_INSTANTIATE(T)                                                              \
+  template TSEIG_API Preconditioner<T> jacobi_preconditioner(const Matrix<T>&);           \
+  template TSEIG_API Preconditioner<T> chebyshev_preconditioner(const LinearOperator<T>&, \
+                                                                SpectralBounds, int, Which);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
