@@ -97,6 +97,35 @@ std::vector<double> squared_norms(const MultiVector<T>& x, const MultiVector<T>&
   return s;
 }
 
+/// Contiguous blocks of `columns` columns (128-byte rows) kept between calls: the sparse
+/// kernels run several times faster on them than on a strided view or an odd width
+/// (64³ Laplacian, 2 ranks: width 16 in 2.8 ms, width 20 in 10.7 ms), and allocating
+/// and first touching a block costs about one kernel pass.
+template <class T>
+struct Panels {
+  static constexpr int columns = std::max(1, 128 / static_cast<int>(sizeof(T)));
+  std::vector<MultiVector<T>> blocks;
+  /// Blocks 0 … count − 1, allocated with `layout` on first use.
+  void reserve(const VectorLayout& layout, int count) {
+    while (static_cast<int>(blocks.size()) < count) blocks.emplace_back(layout, columns);
+  }
+};
+
+/// Y ← F(X) one panel of Panels::columns columns at a time, each copied into and out of
+/// contiguous blocks of `layout` (so F may be an operator that needs its layout).
+template <class T, class F>
+void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<T>& x,
+               const MultiVector<T>& y, F&& f) {
+  panels.reserve(layout, 2);
+  for (int first = 0; first < x.cols(); first += Panels<T>::columns) {
+    const int w = std::min(Panels<T>::columns, x.cols() - first);
+    MultiVector<T> in = panels.blocks[0].view(0, w), out = panels.blocks[1].view(0, w);
+    in.assign(x.view(first, w));
+    f(in, out);
+    y.view(first, w).assign(out);
+  }
+}
+
 /// Copies column `from` of `x` into column `to` of `y` (local rows).
 template <class T>
 void copy_column(const MultiVector<T>& x, int from, const MultiVector<T>& y, int to) {

@@ -4,8 +4,10 @@
 // against [X, P] and SVQB with a drop tolerance. Rayleigh–Ritz is then a standard
 // eigenproblem of order ≤ 3m; P is the part of the new X outside the old X (Hetmaniuk &
 // Lehoucq), orthonormalized in the small space. If [X, P, W] is found not orthonormal,
-// P is dropped (restart). H·S and S·S are updated by the same small transformations;
-// before convergence is declared they are recomputed and the Ritz pairs refreshed, so
+// P is dropped (restart). H·S and S·S are updated by the same small transformations
+// (one SpMMV per iteration, of W), and so are the projected matrices of [X, P]: each
+// iteration forms only the columns of W, [X P W]ᴴ·[HW SW], in one reduction. Before
+// convergence is declared H·X and S·X are recomputed and the Ritz pairs refreshed, so
 // the reported residuals are true ones.
 #include "tseig/sparse/lobpcg.hpp"
 
@@ -72,7 +74,8 @@ class Lobpcg {
  private:
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
-    op.apply(x, y);
+    detail::by_panels(&op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
+                      [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
   }
   double norm_estimate(const LinearOperator<T>& op, double given) {
     if (given > 0) return given;
@@ -85,7 +88,9 @@ class Lobpcg {
   void compute_residuals();
   int wanted() const;
   bool step();
-  void build_directions(const std::vector<T>& c, int k);
+  std::vector<T> directions(const std::vector<T>& c, int k);
+  void rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
+              const std::vector<T>& gs);
   EigenResult<T> result(int count, bool converged);
 
   const LinearOperator<T>& h_;
@@ -97,7 +102,9 @@ class Lobpcg {
   const double tol_, drop_;
   double norm_h_ = 1, norm_s_ = 1;
   Basis<T> cur_, next_;      // X at [0, m), P at [m, m + np), W after
-  MultiVector<T> residual_;  // H·X − S·X·Θ
+  MultiVector<T> residual_;  // H·X − S·X·Θ; the active columns moved first by step()
+  std::vector<T> gh_, gs_;   // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
+  detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0;
   std::vector<R> theta_;     // Ritz values, from the wanted end
   std::vector<double> rel_;  // relative residuals
@@ -142,19 +149,16 @@ void Lobpcg<T>::refresh() {
     detail::local_gram(x, sx, g.data() + mm);
   }
   detail::reduce(comm_, std::span<T>(g), times_);
-  std::vector<T> a(g.begin(), g.begin() + mm), b(g.begin() + mm, g.end());
+  const std::vector<T> gh(g.begin(), g.begin() + mm), gs(g.begin() + mm, g.end());
+  std::vector<T> a = gh;
   for (T& v : a) v *= R(sign_);
-  const detail::SmallEigen<T> e = detail::projected_eigen(comm_, m_, std::move(a), std::move(b),
-                                                          o_.tune, times_, times_.rayleigh_ritz);
+  const detail::SmallEigen<T> e =
+      detail::projected_eigen(comm_, m_, std::move(a), gs, o_.tune, times_, times_.rayleigh_ritz);
   raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
                "lobpcg: the Ritz block lost S-orthogonality beyond repair");
   theta_.resize(m_);
   for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
-  Timer t(times_.rayleigh_ritz);
-  detail::transform(x, e.vectors.data(), next_.v.view(0, m_));
-  detail::transform(hx, e.vectors.data(), next_.hv.view(0, m_));
-  if (s_) detail::transform(sx, e.vectors.data(), next_.sv.view(0, m_));
-  std::swap(cur_, next_);
+  rotate(e.vectors, m_, m_, gh, gs);
   np_ = 0;
 }
 
@@ -181,80 +185,137 @@ int Lobpcg<T>::wanted() const {
   return w;
 }
 
+/// The k × k projected matrix of a basis whose leading q columns have the carried block
+/// `carried` (q × q) and whose other columns are new: `fresh` is Vᴴ·(op·new), k × (k − q).
+template <class T>
+std::vector<T> assemble(const std::vector<T>& carried, int q, const T* fresh, int k) {
+  std::vector<T> g(static_cast<std::size_t>(k) * k);
+  for (int b = 0; b < k; ++b)
+    for (int a = 0; a < k; ++a) {
+      T& v = g[a + static_cast<std::size_t>(b) * k];
+      if (b >= q)
+        v = fresh[a + static_cast<std::size_t>(b - q) * k];
+      else if (a >= q)
+        v = conj_if_complex(fresh[b + static_cast<std::size_t>(a - q) * k]);
+      else
+        v = carried[a + static_cast<std::size_t>(b) * q];
+    }
+  return g;
+}
+
+/// The leading m × m block of the q × q `g`.
+template <class T>
+std::vector<T> leading(const std::vector<T>& g, int q, int m) {
+  std::vector<T> out(static_cast<std::size_t>(m) * m);
+  for (int b = 0; b < m; ++b)
+    for (int a = 0; a < m; ++a)
+      out[a + static_cast<std::size_t>(b) * m] = g[a + static_cast<std::size_t>(b) * q];
+  return out;
+}
+
+/// Cᴴ·G·C for the k × k G and the k × cols C (column-major).
+template <class T>
+std::vector<T> congruence(const std::vector<T>& g, const std::vector<T>& c, int k, int cols) {
+  std::vector<T> gc(static_cast<std::size_t>(k) * cols), out(static_cast<std::size_t>(cols) * cols);
+  blas::gemm('N', 'N', k, cols, k, T(1), g.data(), k, c.data(), k, T(0), gc.data(), k);
+  blas::gemm('C', 'N', cols, cols, k, T(1), c.data(), k, gc.data(), k, T(0), out.data(), cols);
+  return out;
+}
+
 /// One iteration; false when it cannot extend the basis any more (stagnation).
 template <class T>
 bool Lobpcg<T>::step() {
-  // Soft locking: converged pairs stay in X but add no residual direction.
-  std::vector<int> active;
+  // Soft locking: converged pairs stay in X but add no residual direction; the residuals
+  // of the others are moved to the leading columns.
+  int nw0 = 0;
   for (int j = 0; j < m_; ++j)
-    if (rel_[j] > tol_) active.push_back(j);
+    if (rel_[j] > tol_) detail::copy_column(residual_, j, residual_, nw0++);
+  auto drop_directions = [&] {  // restart without P
+    gh_ = leading(gh_, m_ + np_, m_);
+    gs_ = leading(gs_, m_ + np_, m_);
+    np_ = 0;
+  };
   for (;;) {
-    const int q = m_ + np_, nw0 = static_cast<int>(active.size());
+    const int q = m_ + np_;
     const MultiVector<T> w = cur_.v.view(q, nw0), sw = cur_.s_view(q, nw0);
     {
-      MultiVector<T> r(h_.layout(), nw0);
-      for (int k = 0; k < nw0; ++k) detail::copy_column(residual_, active[k], r, k);
       Timer t(times_.spmmv);
-      pc_.apply(r, w);
+      pc_.apply(residual_.view(0, nw0), w);
     }
     if (s_) apply(*s_, w, sw);
     const int nw = detail::orthonormalize_against(cur_.v.view(0, q), cur_.s_view(0, q), w,
                                                   s_ ? &sw : nullptr, drop_, o_.tune, times_);
     if (nw == 0) {
       if (np_ == 0) return false;
-      np_ = 0;  // restart without P
+      drop_directions();
       continue;
     }
     const int k = q + nw;
     apply(h_, cur_.v.view(q, nw), cur_.hv.view(q, nw));
     const MultiVector<T> v = cur_.v.view(0, k);
-    const std::size_t kk = static_cast<std::size_t>(k) * k;
-    std::vector<T> g(2 * kk, T(0));
+    const std::size_t kw = static_cast<std::size_t>(k) * nw;
+    std::vector<T> fresh(2 * kw, T(0));
     {
       Timer t(times_.rayleigh_ritz);
-      detail::local_gram(v, cur_.hv.view(0, k), g.data());
-      detail::local_gram(v, cur_.s_view(0, k), g.data() + kk);
+      detail::local_gram(v, cur_.hv.view(q, nw), fresh.data());
+      detail::local_gram(v, cur_.s_view(q, nw), fresh.data() + kw);
     }
-    detail::reduce(comm_, std::span<T>(g), times_);
+    detail::reduce(comm_, std::span<T>(fresh), times_);
+    const std::vector<T> gh = assemble(gh_, q, fresh.data(), k);
+    const std::vector<T> gs = assemble(gs_, q, fresh.data() + kw, k);
     double deviation = 0;
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a)
-        deviation = std::max(deviation,
-                             static_cast<double>(std::abs(g[kk + a + b * k] - T(a == b ? 1 : 0))));
-    agree(comm_, std::span<double>(&deviation, 1), times_);
+        deviation = std::max(
+            deviation, static_cast<double>(std::abs(gs[a + static_cast<std::size_t>(b) * k] -
+                                                    T(a == b ? 1 : 0))));
+    detail::agree(comm_, std::span<double>(&deviation, 1), times_);
     const bool orthonormal = deviation <= std::sqrt(std::numeric_limits<R>::epsilon());
     if (!orthonormal && np_ > 0) {
-      np_ = 0;  // restart without P
+      drop_directions();
       continue;
     }
-    std::vector<T> a(g.begin(), g.begin() + kk), b;
-    if (!orthonormal) b.assign(g.begin() + kk, g.end());
+    std::vector<T> a = gh, b;
+    if (!orthonormal) b = gs;
     for (T& x : a) x *= R(sign_);
     const detail::SmallEigen<T> e = detail::projected_eigen(comm_, k, std::move(a), std::move(b),
                                                             o_.tune, times_, times_.rayleigh_ritz);
     raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
                  "lobpcg: the basis [X, P, W] lost S-orthogonality beyond repair");
     for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
-    {
-      Timer t(times_.rayleigh_ritz);
-      detail::transform(v, e.vectors.data(), next_.v.view(0, m_));
-      detail::transform(cur_.hv.view(0, k), e.vectors.data(), next_.hv.view(0, m_));
-      if (s_) detail::transform(cur_.sv.view(0, k), e.vectors.data(), next_.sv.view(0, m_));
+    // [X P] ← V·[C_x Z] in one pass per block.
+    std::vector<T> c(e.vectors.begin(), e.vectors.begin() + static_cast<std::ptrdiff_t>(k) * m_);
+    if (orthonormal) {
+      const std::vector<T> z = directions(e.vectors, k);
+      c.insert(c.end(), z.begin(), z.end());
     }
-    if (orthonormal)
-      build_directions(e.vectors, k);
-    else
-      np_ = 0;
-    std::swap(cur_, next_);
+    const int cols = static_cast<int>(c.size() / k);
+    rotate(c, k, cols, gh, gs);
+    np_ = cols - m_;
     return true;
   }
 }
 
-/// P ← S·Z with Z spanning the [P, W] part of the new X's coefficients, orthogonal to
-/// them: C is unitary, so that is C_rest·(C_restᴴ·Z) with C_rest the Ritz vectors beyond
-/// m, orthonormalized by Gram–Schmidt twice (all in the small space).
+/// The cur_ basis's leading k columns (and H, S times them) times C (k × cols) become
+/// the leading cols of the basis; the carried projected matrices become Cᴴ·G·C.
 template <class T>
-void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
+void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
+                       const std::vector<T>& gs) {
+  Timer t(times_.rayleigh_ritz);
+  detail::transform(cur_.v.view(0, k), c.data(), next_.v.view(0, cols));
+  detail::transform(cur_.hv.view(0, k), c.data(), next_.hv.view(0, cols));
+  if (s_) detail::transform(cur_.sv.view(0, k), c.data(), next_.sv.view(0, cols));
+  gh_ = congruence(gh, c, k, cols);
+  gs_ = congruence(gs, c, k, cols);
+  std::swap(cur_, next_);
+}
+
+/// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients made
+/// orthogonal to them. C is unitary, so that is C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with
+/// C_rest the Ritz vectors beyond m, orthonormalized by Gram–Schmidt twice (all in the
+/// small space).
+template <class T>
+std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   Timer t(times_.rayleigh_ritz);
   const int rest = k - m_;
   std::vector<T> y(static_cast<std::size_t>(rest) * m_, T(0));  // C_restᴴ·[0; C_x(m:k, :)]
@@ -293,10 +354,7 @@ void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
       for (int i = 0; i < k; ++i)
         z[i + static_cast<std::size_t>(p) * k] +=
             c[i + static_cast<std::size_t>(m_ + r) * k] * kept[r + p * rest];
-  detail::transform(cur_.v.view(0, k), z.data(), next_.v.view(m_, np));
-  detail::transform(cur_.hv.view(0, k), z.data(), next_.hv.view(m_, np));
-  if (s_) detail::transform(cur_.sv.view(0, k), z.data(), next_.sv.view(m_, np));
-  np_ = np;
+  return z;
 }
 
 template <class T>

@@ -2,7 +2,9 @@
 // read once from the local storage (CRS or SELL-C-σ; a row's own column c is local
 // column c − first_row, which is < local_rows). Chebyshev: p(A) as a Chebyshev series
 // in t = (H − center)/half, summed by the three-term recurrence; for a Matrix every
-// step is one fused chebfd_op pass (recurrence and accumulation), as in ChebFD's filter.
+// step is one fused pass (aug_spmmv, then chebfd_op: recurrence and accumulation), as
+// in ChebFD's filter.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -13,6 +15,7 @@
 
 #include "core/instantiate.hpp"
 #include "sparse/matrix_data.hpp"
+#include "sparse/solvers/block_ops.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/linear_operator.hpp"
@@ -61,39 +64,43 @@ std::vector<double> chebyshev_iteration_coefficients(double alpha, double beta, 
   return c;
 }
 
-/// y ← Σ_k c_k T_k(t)·x, t = (H − center)/half; `work` holds the recurrence's blocks.
+/// y ← Σ_k c_k T_k(t)·x, t = (H − center)/half, one panel of columns at a time (the
+/// recurrence's blocks stay contiguous; see detail::Panels).
 template <class T>
 void chebyshev_series(const LinearOperator<T>& h, double center, double half,
                       const std::vector<double>& c, const MultiVector<T>& x,
-                      const MultiVector<T>& y, std::vector<MultiVector<T>>& work) {
-  const int w = x.cols();
-  const bool fused = h.matrix() != nullptr;
-  if (work.empty() || work[0].cols() < w) work.assign(fused ? 2 : 3, MultiVector<T>());
-  for (MultiVector<T>& u : work)
-    if (u.cols() < w) u = MultiVector<T>(h.layout(), w);
-  MultiVector<T> previous = work[0].view(0, w), current = work[1].view(0, w);
-  MultiVector<T> spare = fused ? MultiVector<T>() : work[2].view(0, w);
-  std::vector<T> eta(w), mu(w);
-  previous.assign(x);
-  axpby(T(c[0]), x, T(0), y);
+                      const MultiVector<T>& y, detail::Panels<T>& panels) {
+  const Matrix<T>* a = h.matrix();
   const int degree = static_cast<int>(c.size()) - 1;
-  if (degree == 0) return;
-  h.apply(previous, current);  // T_1 = (H − center)/half · T_0
-  axpby(T(-center / half), previous, T(1 / half), current);
-  axpby(T(c[1]), current, T(1), y);
-  for (int k = 2; k <= degree; ++k) {
-    if (fused) {
-      chebfd_op(*h.matrix(), T(1 / half), T(center), current, previous, T(c[k]), y,
-                std::span<T>(eta), std::span<T>(mu));  // previous ← T_k, y += c_k·T_k
-      std::swap(previous, current);
-    } else {
-      h.apply(current, spare);
-      axpby(T(-2 * center / half), current, T(2 / half), spare);
-      axpby(T(-1), previous, T(1), spare);
-      axpby(T(c[k]), spare, T(1), y);
-      std::swap(previous, spare);  // (previous, current, spare) ← (current, T_k, previous)
+  panels.reserve(h.layout(), a ? 3 : 4);
+  for (int first = 0; first < x.cols(); first += detail::Panels<T>::columns) {
+    const int w = std::min(detail::Panels<T>::columns, x.cols() - first);
+    MultiVector<T> previous = panels.blocks[0].view(0, w), current = panels.blocks[1].view(0, w);
+    const MultiVector<T> sum = panels.blocks[2].view(0, w);
+    MultiVector<T> spare = a ? MultiVector<T>() : panels.blocks[3].view(0, w);
+    std::vector<T> eta(w), mu(w);
+    current.assign(x.view(first, w));  // T_0
+    axpby(T(c[0]), current, T(0), sum);
+    for (int k = 1; k <= degree; ++k) {
+      // previous ← T_k = 2t·T_{k−1} − T_{k−2} (t·T_0 for k = 1), sum += c_k·T_k
+      if (a && k == 1) {
+        aug_spmmv(*a, T(1 / half), T(center), current, T(0), previous, std::span<T>(eta),
+                  std::span<T>(mu));
+        axpby(T(c[1]), previous, T(1), sum);
+      } else if (a) {
+        chebfd_op(*a, T(1 / half), T(center), current, previous, T(c[k]), sum,
+                  std::span<T>(eta), std::span<T>(mu));
+      } else {
+        const double scale = k == 1 ? 1 : 2;
+        h.apply(current, spare);
+        axpby(T(-scale * center / half), current, T(scale / half), spare);
+        if (k > 1) axpby(T(-1), previous, T(1), spare);
+        axpby(T(c[k]), spare, T(1), sum);
+        std::swap(previous, spare);
+      }
       std::swap(previous, current);
     }
+    y.view(first, w).assign(sum);
   }
 }
 
@@ -113,10 +120,10 @@ Preconditioner<T> chebyshev_preconditioner(const LinearOperator<T>& h, SpectralB
   const double center = sigma + s * (beta + alpha) / 2, half = s * (beta - alpha) / 2;
   auto c = std::make_shared<const std::vector<double>>(
       chebyshev_iteration_coefficients(alpha, beta, degree));
-  auto work = std::make_shared<std::vector<MultiVector<T>>>();
+  auto panels = std::make_shared<detail::Panels<T>>();
   return Preconditioner<T>(
-      [h, center, half, c, work](const MultiVector<T>& x, const MultiVector<T>& y) {
-        chebyshev_series(h, center, half, *c, x, y, *work);
+      [h, center, half, c, panels](const MultiVector<T>& x, const MultiVector<T>& y) {
+        chebyshev_series(h, center, half, *c, x, y, *panels);
       });
 }
 
