@@ -65,8 +65,7 @@ class Lobpcg {
         sign_(o.which == Which::smallest ? 1 : -1),
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        cur_(h.layout(), 3 * m_, s != nullptr),
-        next_(h.layout(), 3 * m_, s != nullptr),
+        basis_(h.layout(), 3 * m_, s != nullptr),
         residual_(h.layout(), m_) {}
 
   EigenResult<T> run();
@@ -74,8 +73,9 @@ class Lobpcg {
  private:
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
-    detail::by_panels(&op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
-                      [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
+    detail::by_panels(
+        &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
+        [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
   }
   double norm_estimate(const LinearOperator<T>& op, double given) {
     if (given > 0) return given;
@@ -101,9 +101,9 @@ class Lobpcg {
   const int nev_, m_, sign_;
   const double tol_, drop_;
   double norm_h_ = 1, norm_s_ = 1;
-  Basis<T> cur_, next_;      // X at [0, m), P at [m, m + np), W after
-  MultiVector<T> residual_;  // H·X − S·X·Θ; the active columns moved first by step()
-  std::vector<T> gh_, gs_;   // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
+  Basis<T> basis_;               // X at [0, m), P at [m, m + np), W after
+  MultiVector<T> residual_;      // H·X − S·X·Θ; the active columns moved first by step()
+  std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0;
   std::vector<R> theta_;     // Ritz values, from the wanted end
@@ -115,16 +115,16 @@ class Lobpcg {
 /// to rank deficiency are refilled with new random ones).
 template <class T>
 void Lobpcg<T>::start() {
-  MultiVector<T> x = cur_.v.view(0, m_);
+  MultiVector<T> x = basis_.v.view(0, m_);
   x.fill_random(0x10b9c9);
   for (int j = 0; j < o_.initial.cols(); ++j) detail::copy_column(o_.initial, j, x, j);
   int kept = 0;
   for (int attempt = 0; attempt < 4 && kept < m_; ++attempt) {
     MultiVector<T> fresh = x.view(kept, m_ - kept);
     if (attempt > 0) fresh.fill_random(0x5eed + attempt);
-    const MultiVector<T> sfresh = cur_.s_view(kept, m_ - kept);
+    const MultiVector<T> sfresh = basis_.s_view(kept, m_ - kept);
     if (s_) apply(*s_, fresh, sfresh);
-    kept += detail::orthonormalize_against(x.view(0, kept), cur_.s_view(0, kept), fresh,
+    kept += detail::orthonormalize_against(x.view(0, kept), basis_.s_view(0, kept), fresh,
                                            s_ ? &sfresh : nullptr, drop_, o_.tune, times_);
   }
   raise_if_any(comm_, kept < m_, ErrorCode::numerical_failure,
@@ -137,10 +137,10 @@ void Lobpcg<T>::start() {
 /// absorbs the drift of the updated products); P is dropped.
 template <class T>
 void Lobpcg<T>::refresh() {
-  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_);
+  const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_);
   apply(h_, x, hx);
-  if (s_) apply(*s_, x, cur_.sv.view(0, m_));
-  const MultiVector<T> sx = cur_.s_view(0, m_);
+  if (s_) apply(*s_, x, basis_.sv.view(0, m_));
+  const MultiVector<T> sx = basis_.s_view(0, m_);
   const std::size_t mm = static_cast<std::size_t>(m_) * m_;
   std::vector<T> g(2 * mm, T(0));
   {
@@ -164,7 +164,8 @@ void Lobpcg<T>::refresh() {
 
 template <class T>
 void Lobpcg<T>::compute_residuals() {
-  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_), sx = cur_.s_view(0, m_);
+  const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
+                       sx = basis_.s_view(0, m_);
   for (int i = 0; i < x.local_rows(); ++i)
     for (int j = 0; j < m_; ++j) residual_(i, j) = hx(i, j) - T(theta_[j]) * sx(i, j);
   const std::vector<double> sq = detail::squared_norms(residual_, x, times_);
@@ -237,13 +238,13 @@ bool Lobpcg<T>::step() {
   };
   for (;;) {
     const int q = m_ + np_;
-    const MultiVector<T> w = cur_.v.view(q, nw0), sw = cur_.s_view(q, nw0);
+    const MultiVector<T> w = basis_.v.view(q, nw0), sw = basis_.s_view(q, nw0);
     {
       Timer t(times_.spmmv);
       pc_.apply(residual_.view(0, nw0), w);
     }
     if (s_) apply(*s_, w, sw);
-    const int nw = detail::orthonormalize_against(cur_.v.view(0, q), cur_.s_view(0, q), w,
+    const int nw = detail::orthonormalize_against(basis_.v.view(0, q), basis_.s_view(0, q), w,
                                                   s_ ? &sw : nullptr, drop_, o_.tune, times_);
     if (nw == 0) {
       if (np_ == 0) return false;
@@ -251,14 +252,14 @@ bool Lobpcg<T>::step() {
       continue;
     }
     const int k = q + nw;
-    apply(h_, cur_.v.view(q, nw), cur_.hv.view(q, nw));
-    const MultiVector<T> v = cur_.v.view(0, k);
+    apply(h_, basis_.v.view(q, nw), basis_.hv.view(q, nw));
+    const MultiVector<T> v = basis_.v.view(0, k);
     const std::size_t kw = static_cast<std::size_t>(k) * nw;
     std::vector<T> fresh(2 * kw, T(0));
     {
       Timer t(times_.rayleigh_ritz);
-      detail::local_gram(v, cur_.hv.view(q, nw), fresh.data());
-      detail::local_gram(v, cur_.s_view(q, nw), fresh.data() + kw);
+      detail::local_gram(v, basis_.hv.view(q, nw), fresh.data());
+      detail::local_gram(v, basis_.s_view(q, nw), fresh.data() + kw);
     }
     detail::reduce(comm_, std::span<T>(fresh), times_);
     const std::vector<T> gh = assemble(gh_, q, fresh.data(), k);
@@ -267,8 +268,8 @@ bool Lobpcg<T>::step() {
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a)
         deviation = std::max(
-            deviation, static_cast<double>(std::abs(gs[a + static_cast<std::size_t>(b) * k] -
-                                                    T(a == b ? 1 : 0))));
+            deviation, static_cast<double>(
+                           std::abs(gs[a + static_cast<std::size_t>(b) * k] - T(a == b ? 1 : 0))));
     detail::agree(comm_, std::span<double>(&deviation, 1), times_);
     const bool orthonormal = deviation <= std::sqrt(std::numeric_limits<R>::epsilon());
     if (!orthonormal && np_ > 0) {
@@ -296,18 +297,17 @@ bool Lobpcg<T>::step() {
   }
 }
 
-/// The cur_ basis's leading k columns (and H, S times them) times C (k × cols) become
-/// the leading cols of the basis; the carried projected matrices become Cᴴ·G·C.
+/// The basis's leading k columns (and H, S times them) times C (k × cols) become its
+/// leading cols, in place; the carried projected matrices become Cᴴ·G·C.
 template <class T>
 void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
                        const std::vector<T>& gs) {
   Timer t(times_.rayleigh_ritz);
-  detail::transform(cur_.v.view(0, k), c.data(), next_.v.view(0, cols));
-  detail::transform(cur_.hv.view(0, k), c.data(), next_.hv.view(0, cols));
-  if (s_) detail::transform(cur_.sv.view(0, k), c.data(), next_.sv.view(0, cols));
+  detail::transform_in_place(basis_.v.view(0, k), c.data(), cols);
+  detail::transform_in_place(basis_.hv.view(0, k), c.data(), cols);
+  if (s_) detail::transform_in_place(basis_.sv.view(0, k), c.data(), cols);
   gh_ = congruence(gh, c, k, cols);
   gs_ = congruence(gs, c, k, cols);
-  std::swap(cur_, next_);
 }
 
 /// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients made
@@ -363,7 +363,7 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   r.eigenvalues.assign(theta_.begin(), theta_.begin() + count);
   r.residuals.assign(rel_.begin(), rel_.begin() + count);
   r.eigenvectors = MultiVector<T>(h_.layout(), count);
-  r.eigenvectors.assign(cur_.v.view(0, count));
+  r.eigenvectors.assign(basis_.v.view(0, count));
   r.iterations = iterations_;
   r.converged = converged;
   r.times = times_;

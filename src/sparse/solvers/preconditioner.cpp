@@ -72,14 +72,13 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
                       const MultiVector<T>& y, detail::Panels<T>& panels) {
   const Matrix<T>* a = h.matrix();
   const int degree = static_cast<int>(c.size()) - 1;
-  panels.reserve(h.layout(), a ? 3 : 4);
   for (int first = 0; first < x.cols(); first += detail::Panels<T>::columns) {
     const int w = std::min(detail::Panels<T>::columns, x.cols() - first);
-    MultiVector<T> previous = panels.blocks[0].view(0, w), current = panels.blocks[1].view(0, w);
-    const MultiVector<T> sum = panels.blocks[2].view(0, w);
-    MultiVector<T> spare = a ? MultiVector<T>() : panels.blocks[3].view(0, w);
-    std::vector<T> eta(w), mu(w);
-    current.assign(x.view(first, w));  // T_0
+    const std::span<MultiVector<T>> b = panels.blocks(h.layout(), w, a ? 3 : 4);
+    MultiVector<T> previous = b[0], current = b[1], spare = a ? MultiVector<T>() : b[3];
+    const MultiVector<T> sum = b[2];
+    std::vector<T> eta(sum.cols()), mu(sum.cols());
+    detail::load_panel(x.view(first, w), current);  // T_0, zero beyond w
     axpby(T(c[0]), current, T(0), sum);
     for (int k = 1; k <= degree; ++k) {
       // previous ← T_k = 2t·T_{k−1} − T_{k−2} (t·T_0 for k = 1), sum += c_k·T_k
@@ -88,8 +87,8 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
                   std::span<T>(mu));
         axpby(T(c[1]), previous, T(1), sum);
       } else if (a) {
-        chebfd_op(*a, T(1 / half), T(center), current, previous, T(c[k]), sum,
-                  std::span<T>(eta), std::span<T>(mu));
+        chebfd_op(*a, T(1 / half), T(center), current, previous, T(c[k]), sum, std::span<T>(eta),
+                  std::span<T>(mu));
       } else {
         const double scale = k == 1 ? 1 : 2;
         h.apply(current, spare);
@@ -100,7 +99,7 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
       }
       std::swap(previous, current);
     }
-    y.view(first, w).assign(sum);
+    y.view(first, w).assign(sum.view(0, w));
   }
 }
 
