@@ -244,26 +244,43 @@ bool Lobpcg<T>::step() {
       pc_.apply(residual_.view(0, nw0), w);
     }
     if (s_) apply(*s_, w, sw);
-    const int nw = detail::orthonormalize_against(basis_.v.view(0, q), basis_.s_view(0, q), w,
-                                                  s_ ? &sw : nullptr, drop_, o_.tune, times_);
+    // W against [X P] and SVQB once; a second time only when the product with the basis,
+    // formed anyway for Rayleigh–Ritz, shows that W came out not orthonormal enough.
+    int nw = nw0;
+    std::vector<T> gh, gs;
+    for (int pass = 0; pass < 2 && nw > 0; ++pass) {
+      const MultiVector<T> wp = w.view(0, nw), swp = sw.view(0, nw);
+      detail::project_out(basis_.v.view(0, q), basis_.s_view(0, q), wp, s_ ? &swp : nullptr,
+                          times_);
+      nw = detail::svqb(wp, s_ ? &swp : nullptr, drop_, o_.tune, times_);
+      if (nw == 0) break;
+      const int k = q + nw;
+      apply(h_, w.view(0, nw), basis_.hv.view(q, nw));
+      const std::size_t kw = static_cast<std::size_t>(k) * nw;
+      std::vector<T> fresh(2 * kw, T(0));
+      {
+        Timer t(times_.rayleigh_ritz);
+        detail::local_gram(basis_.v.view(0, k), basis_.hv.view(q, nw), fresh.data());
+        detail::local_gram(basis_.v.view(0, k), basis_.s_view(q, nw), fresh.data() + kw);
+      }
+      detail::reduce(comm_, std::span<T>(fresh), times_);
+      gh = assemble(gh_, q, fresh.data(), k);
+      gs = assemble(gs_, q, fresh.data() + kw, k);
+      double w_deviation = 0;
+      for (std::size_t i = 0; i < kw; ++i)
+        w_deviation = std::max(
+            w_deviation, static_cast<double>(std::abs(
+                             fresh[kw + i] -
+                             T(static_cast<int>(i % k) == q + static_cast<int>(i / k) ? 1 : 0))));
+      detail::agree(comm_, std::span<double>(&w_deviation, 1), times_);
+      if (w_deviation <= 1e3 * std::numeric_limits<R>::epsilon()) break;
+    }
     if (nw == 0) {
       if (np_ == 0) return false;
       drop_directions();
       continue;
     }
     const int k = q + nw;
-    apply(h_, basis_.v.view(q, nw), basis_.hv.view(q, nw));
-    const MultiVector<T> v = basis_.v.view(0, k);
-    const std::size_t kw = static_cast<std::size_t>(k) * nw;
-    std::vector<T> fresh(2 * kw, T(0));
-    {
-      Timer t(times_.rayleigh_ritz);
-      detail::local_gram(v, basis_.hv.view(q, nw), fresh.data());
-      detail::local_gram(v, basis_.s_view(q, nw), fresh.data() + kw);
-    }
-    detail::reduce(comm_, std::span<T>(fresh), times_);
-    const std::vector<T> gh = assemble(gh_, q, fresh.data(), k);
-    const std::vector<T> gs = assemble(gs_, q, fresh.data() + kw, k);
     double deviation = 0;
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a)
@@ -310,10 +327,10 @@ void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vect
   gs_ = congruence(gs, c, k, cols);
 }
 
-/// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients made
-/// orthogonal to them. C is unitary, so that is C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with
-/// C_rest the Ritz vectors beyond m, orthonormalized by Gram–Schmidt twice (all in the
-/// small space).
+/// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients of the
+/// unconverged columns, made orthogonal to all of the new X's. C is unitary, so that is
+/// C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with C_rest the Ritz vectors beyond m, orthonormalized by
+/// Gram–Schmidt twice (all in the small space).
 template <class T>
 std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   Timer t(times_.rayleigh_ritz);
@@ -330,6 +347,7 @@ std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   std::vector<T> kept;
   int np = 0;
   for (int j = 0; j < m_ && np < rest; ++j) {
+    if (rel_[j] <= tol_) continue;  // soft-locked, as for W: no direction
     std::vector<T> col(y.begin() + static_cast<std::ptrdiff_t>(j) * rest,
                        y.begin() + static_cast<std::ptrdiff_t>(j + 1) * rest);
     double norm = 0;
