@@ -15,7 +15,8 @@
 // its factorization is part of its time).
 //
 // One JSON line per solver on stdout (rank 0): seconds, iterations, pairs found, the
-// largest residual by our test, the largest eigenvalue difference to tseig, the peak
+// largest residual by our test, the largest eigenvalue difference to the first solver run
+// (real build) or to tseig (complex build), the peak
 // memory growth per rank, and tseig's time split.
 //
 // Usage: slepc_eigen_bench_real [--lap N] [--nev K] [--tol T] [--degree D] [--skip NAME,...]
