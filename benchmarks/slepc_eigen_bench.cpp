@@ -15,9 +15,9 @@
 // its factorization is part of its time).
 //
 // One JSON line per solver on stdout (rank 0): seconds, iterations, pairs found, the
-// largest residual by our test, the largest eigenvalue difference to the first solver run
-// (real build) or to tseig (complex build), the peak
-// memory growth per rank, and tseig's time split.
+// largest residual by our test, the largest eigenvalue difference to the first solver
+// run (real build) or to tseig (complex build), the peak memory growth per rank, and
+// tseig's time split.
 //
 // Usage: slepc_eigen_bench_real [--lap N] [--nev K] [--tol T] [--degree D] [--skip NAME,...]
 //        slepc_eigen_bench_complex [--ti X,Y,Z] [--disorder W] [--nev K] [--tol T] [--skip ...]

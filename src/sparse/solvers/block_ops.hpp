@@ -145,15 +145,22 @@ void load_panel(const MultiVector<T>& x, MultiVector<T> block) {
   if (block.cols() > x.cols()) block.view(x.cols(), block.cols() - x.cols()).set_zero();
 }
 
-/// Y ← F(X) one panel of at most Panels::columns columns at a time, each copied into and
-/// out of Panels' blocks of `layout` (so F may be an operator that needs its layout).
+/// Y ← F(X) one panel of at most Panels::columns columns at a time, each copied into a
+/// contiguous block of `layout` (so F may be an operator that needs its layout). F
+/// writes a full panel straight into Y (its rows are only written), a narrower one into
+/// a padded block first.
 template <class T, class F>
 void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<T>& x,
                const MultiVector<T>& y, F&& f) {
   for (int first = 0; first < x.cols(); first += Panels<T>::columns) {
     const int w = std::min(Panels<T>::columns, x.cols() - first);
-    const std::span<MultiVector<T>> b = panels.blocks(layout, w, 2);
+    const bool padded = !std::has_single_bit(static_cast<unsigned>(w));
+    const std::span<MultiVector<T>> b = panels.blocks(layout, w, padded ? 2 : 1);
     load_panel(x.view(first, w), b[0]);
+    if (!padded) {
+      f(b[0], y.view(first, w));
+      continue;
+    }
     f(b[0], b[1]);
     y.view(first, w).assign(b[1].view(0, w));
   }

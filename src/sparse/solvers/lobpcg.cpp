@@ -166,9 +166,15 @@ template <class T>
 void Lobpcg<T>::compute_residuals() {
   const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
                        sx = basis_.s_view(0, m_);
+  std::vector<double> sq(2 * static_cast<std::size_t>(m_), 0.0);  // ‖r_j‖², then ‖x_j‖²
   for (int i = 0; i < x.local_rows(); ++i)
-    for (int j = 0; j < m_; ++j) residual_(i, j) = hx(i, j) - T(theta_[j]) * sx(i, j);
-  const std::vector<double> sq = detail::squared_norms(residual_, x, times_);
+    for (int j = 0; j < m_; ++j) {
+      const T r = hx(i, j) - T(theta_[j]) * sx(i, j);
+      residual_(i, j) = r;
+      sq[j] += std::norm(r);
+      sq[m_ + j] += std::norm(x(i, j));
+    }
+  detail::reduce(comm_, std::span<double>(sq), times_);
   rel_.resize(m_);
   for (int j = 0; j < m_; ++j)
     rel_[j] = std::sqrt(sq[j]) /
@@ -228,9 +234,13 @@ template <class T>
 bool Lobpcg<T>::step() {
   // Soft locking: converged pairs stay in X but add no residual direction; the residuals
   // of the others are moved to the leading columns.
-  int nw0 = 0;
+  std::vector<int> active;
   for (int j = 0; j < m_; ++j)
-    if (rel_[j] > tol_) detail::copy_column(residual_, j, residual_, nw0++);
+    if (rel_[j] > tol_) active.push_back(j);
+  const int nw0 = static_cast<int>(active.size());
+  if (nw0 > 0 && active.back() != nw0 - 1)  // one pass; active[k] ≥ k, so in place
+    for (int i = 0; i < residual_.local_rows(); ++i)
+      for (int k = 0; k < nw0; ++k) residual_(i, k) = residual_(i, active[k]);
   auto drop_directions = [&] {  // restart without P
     gh_ = leading(gh_, m_ + np_, m_);
     gs_ = leading(gs_, m_ + np_, m_);

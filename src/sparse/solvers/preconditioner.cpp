@@ -5,6 +5,7 @@
 // step is one fused pass (aug_spmmv, then chebfd_op: recurrence and accumulation), as
 // in ChebFD's filter.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -74,12 +75,17 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
   const int degree = static_cast<int>(c.size()) - 1;
   for (int first = 0; first < x.cols(); first += detail::Panels<T>::columns) {
     const int w = std::min(detail::Panels<T>::columns, x.cols() - first);
-    const std::span<MultiVector<T>> b = panels.blocks(h.layout(), w, a ? 3 : 4);
-    MultiVector<T> previous = b[0], current = b[1], spare = a ? MultiVector<T>() : b[3];
-    const MultiVector<T> sum = b[2];
+    // A panel of power-of-two width sums straight into y (the sum is only touched row by
+    // row, so y's stride costs nothing), any other into a padded block.
+    const bool padded = !std::has_single_bit(static_cast<unsigned>(w));
+    const int recurrence = a ? 2 : 3;
+    const std::span<MultiVector<T>> b = panels.blocks(h.layout(), w, recurrence + (padded ? 1 : 0));
+    MultiVector<T> previous = b[0], current = b[1], spare = a ? MultiVector<T>() : b[2];
+    const MultiVector<T> sum = padded ? b[recurrence] : y.view(first, w);
     std::vector<T> eta(sum.cols()), mu(sum.cols());
     detail::load_panel(x.view(first, w), current);  // T_0, zero beyond w
-    axpby(T(c[0]), current, T(0), sum);
+    for (int i = 0; i < sum.local_rows(); ++i)      // sum = c_0·T_0, not reading what y held
+      for (int j = 0; j < sum.cols(); ++j) sum(i, j) = T(c[0]) * current(i, j);
     for (int k = 1; k <= degree; ++k) {
       // previous ← T_k = 2t·T_{k−1} − T_{k−2} (t·T_0 for k = 1), sum += c_k·T_k
       if (a && k == 1) {
@@ -99,7 +105,7 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
       }
       std::swap(previous, current);
     }
-    y.view(first, w).assign(sum.view(0, w));
+    if (padded) y.view(first, w).assign(sum.view(0, w));
   }
 }
 
