@@ -6,7 +6,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <span>
 #include <vector>
@@ -124,18 +123,20 @@ std::vector<double> squared_norms(const MultiVector<T>& x, const MultiVector<T>&
 /// view or an odd width, whose rows use only part of each cache line (64³ Laplacian, 2
 /// ranks: width 16 in 2.8 ms, width 20 in 10.7 ms, width 12 in 3.7 ms), and allocating
 /// and first touching a block costs about one kernel pass. A panel has at most `columns`
-/// columns (rows of 128 bytes) and is held in blocks of the power of two above its width.
+/// columns (rows of 128 bytes) and is held in blocks of the power of two above its
+/// width, packed into the same few allocations whatever the width.
 template <class T>
 struct Panels {
   static constexpr int columns = std::max(1, 128 / static_cast<int>(sizeof(T)));
-  /// `count` blocks of width std::bit_ceil(w) (w ≤ columns), made with `layout` on first use.
-  std::span<MultiVector<T>> blocks(const VectorLayout& layout, int w, int count) {
+  /// `count` blocks of width std::bit_ceil(w) (w ≤ columns), entries unspecified.
+  std::vector<MultiVector<T>> blocks(const VectorLayout& layout, int w, int count) {
     const int width = static_cast<int>(std::bit_ceil(static_cast<unsigned>(w)));
-    std::vector<MultiVector<T>>& set = sets[std::countr_zero(static_cast<unsigned>(width))];
-    while (static_cast<int>(set.size()) < count) set.emplace_back(layout, width);
-    return {set.data(), static_cast<std::size_t>(count)};
+    while (static_cast<int>(storage.size()) < count) storage.emplace_back(layout, columns);
+    std::vector<MultiVector<T>> b;
+    for (int i = 0; i < count; ++i) b.push_back(storage[i].packed(width));
+    return b;
   }
-  std::array<std::vector<MultiVector<T>>, 8> sets;  // by log2 of the width
+  std::vector<MultiVector<T>> storage;
 };
 
 /// block ← x, with block's columns beyond x's zeroed (block at least as wide as x).
@@ -155,7 +156,7 @@ void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<
   for (int first = 0; first < x.cols(); first += Panels<T>::columns) {
     const int w = std::min(Panels<T>::columns, x.cols() - first);
     const bool padded = !std::has_single_bit(static_cast<unsigned>(w));
-    const std::span<MultiVector<T>> b = panels.blocks(layout, w, padded ? 2 : 1);
+    const std::vector<MultiVector<T>> b = panels.blocks(layout, w, padded ? 2 : 1);
     load_panel(x.view(first, w), b[0]);
     if (!padded) {
       f(b[0], y.view(first, w));

@@ -79,7 +79,8 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
     // row, so y's stride costs nothing), any other into a padded block.
     const bool padded = !std::has_single_bit(static_cast<unsigned>(w));
     const int recurrence = a ? 2 : 3;
-    const std::span<MultiVector<T>> b = panels.blocks(h.layout(), w, recurrence + (padded ? 1 : 0));
+    const std::vector<MultiVector<T>> b =
+        panels.blocks(h.layout(), w, recurrence + (padded ? 1 : 0));
     MultiVector<T> previous = b[0], current = b[1], spare = a ? MultiVector<T>() : b[2];
     const MultiVector<T> sum = padded ? b[recurrence] : y.view(first, w);
     std::vector<T> eta(sum.cols()), mu(sum.cols());
