@@ -1,14 +1,15 @@
-// LOBPCG (Duersch et al. 2018's robust variant). The basis S = [X, P, W] (Ritz vectors,
-// search directions, preconditioned residuals of the unconverged pairs) is kept
+// LOBPCG (Duersch et al. 2018's robust variant). The basis [X, P, W] (Ritz vectors,
+// search directions and preconditioned residuals of the unconverged pairs) is kept
 // S-orthonormal as a whole: X and P by construction in the small space, W by projection
-// against [X, P] and SVQB with a drop tolerance. Rayleigh–Ritz is then a standard
-// eigenproblem of order ≤ 3m; P is the part of the new X outside the old X (Hetmaniuk &
-// Lehoucq), orthonormalized in the small space. If [X, P, W] is found not orthonormal,
-// P is dropped (restart). H·S and S·S are updated by the same small transformations
-// (one SpMMV per iteration, of W), and so are the projected matrices of [X, P]: each
-// iteration forms only the columns of W, [X P W]ᴴ·[HW SW], in one reduction. Before
-// convergence is declared H·X and S·X are recomputed and the Ritz pairs refreshed, so
-// the reported residuals are true ones.
+// against [X, P] and SVQB with a drop tolerance, once, and again when the product below
+// shows W not orthonormal enough. Rayleigh–Ritz is then a standard eigenproblem of order
+// ≤ 3m; P is the part of the unconverged columns of the new X outside the old X
+// (Hetmaniuk & Lehoucq), orthonormalized in the small space. If [X, P, W] is found not
+// orthonormal, P is dropped (restart). One operator application per iteration, of W:
+// H·[X P] and S·[X P] follow X and P through the same small transformations (in place,
+// row chunk by row chunk), and so do the projected matrices of [X P], so an iteration
+// forms only [X P W]ᴴ·[HW SW], in one reduction. Before convergence is declared H·X and
+// S·X are recomputed and the Ritz pairs refreshed, so the reported residuals are true.
 #include "tseig/sparse/lobpcg.hpp"
 
 #include <algorithm>
