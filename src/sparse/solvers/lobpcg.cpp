@@ -13,9 +13,11 @@
 #include "tseig/sparse/lobpcg.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -66,8 +68,7 @@ class Lobpcg {
         sign_(o.which == Which::smallest ? 1 : -1),
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        basis_(h.layout(), 3 * m_, s != nullptr),
-        residual_(h.layout(), m_) {}
+        basis_(h.layout(), 3 * m_, s != nullptr) {}
 
   EigenResult<T> run();
 
@@ -103,10 +104,10 @@ class Lobpcg {
   const double tol_, drop_;
   double norm_h_ = 1, norm_s_ = 1;
   Basis<T> basis_;               // X at [0, m), P at [m, m + np), W after
-  MultiVector<T> residual_;      // H·X − S·X·Θ; the active columns moved first by step()
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0;
+  std::vector<int> active_;  // the columns given a residual direction and a P direction
   std::vector<R> theta_;     // Ritz values, from the wanted end
   std::vector<double> rel_;  // relative residuals
   SolverTimes times_;
@@ -170,9 +171,7 @@ void Lobpcg<T>::compute_residuals() {
   std::vector<double> sq(2 * static_cast<std::size_t>(m_), 0.0);  // ‖r_j‖², then ‖x_j‖²
   for (int i = 0; i < x.local_rows(); ++i)
     for (int j = 0; j < m_; ++j) {
-      const T r = hx(i, j) - T(theta_[j]) * sx(i, j);
-      residual_(i, j) = r;
-      sq[j] += std::norm(r);
+      sq[j] += std::norm(hx(i, j) - T(theta_[j]) * sx(i, j));
       sq[m_ + j] += std::norm(x(i, j));
     }
   detail::reduce(comm_, std::span<double>(sq), times_);
@@ -233,15 +232,20 @@ std::vector<T> congruence(const std::vector<T>& g, const std::vector<T>& c, int 
 /// One iteration; false when it cannot extend the basis any more (stagnation).
 template <class T>
 bool Lobpcg<T>::step() {
-  // Soft locking: converged pairs stay in X but add no residual direction; the residuals
-  // of the others are moved to the leading columns.
-  std::vector<int> active;
-  for (int j = 0; j < m_; ++j)
-    if (rel_[j] > tol_) active.push_back(j);
-  const int nw0 = static_cast<int>(active.size());
-  if (nw0 > 0 && active.back() != nw0 - 1)  // one pass; active[k] ≥ k, so in place
-    for (int i = 0; i < residual_.local_rows(); ++i)
-      for (int k = 0; k < nw0; ++k) residual_(i, k) = residual_(i, active[k]);
+  // Soft locking: converged pairs stay in X but add no directions. The unconverged ones
+  // are joined by the least converged others up to a width the kernels take whole
+  // (whole panels and a power of two), for free: they would pad with zero columns.
+  std::vector<int> order(m_);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rel_[a] > rel_[b]; });
+  const int unconverged = static_cast<int>(
+      std::count_if(rel_.begin(), rel_.begin() + m_, [&](double r) { return r > tol_; }));
+  const int rest = unconverged % detail::Panels<T>::columns;
+  const int nw0 = std::min(
+      m_, rest ? unconverged - rest + static_cast<int>(std::bit_ceil(static_cast<unsigned>(rest)))
+               : unconverged);
+  active_.assign(order.begin(), order.begin() + nw0);
+  std::sort(active_.begin(), active_.end());
   auto drop_directions = [&] {  // restart without P
     gh_ = leading(gh_, m_ + np_, m_);
     gs_ = leading(gs_, m_ + np_, m_);
@@ -250,9 +254,17 @@ bool Lobpcg<T>::step() {
   for (;;) {
     const int q = m_ + np_;
     const MultiVector<T> w = basis_.v.view(q, nw0), sw = basis_.s_view(q, nw0);
+    // The residuals of the active columns, in H·S's last m columns (free until H·W).
+    const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
+                         sx = basis_.s_view(0, m_), r = basis_.hv.view(2 * m_, nw0);
+    for (int i = 0; i < x.local_rows(); ++i)
+      for (int k = 0; k < nw0; ++k) {
+        const int j = active_[k];
+        r(i, k) = hx(i, j) - T(theta_[j]) * sx(i, j);
+      }
     {
       Timer t(times_.spmmv);
-      pc_.apply(residual_.view(0, nw0), w);
+      pc_.apply(r, w);
     }
     if (s_) apply(*s_, w, sw);
     // W against [X P] and SVQB once; a second time only when the product with the basis,
@@ -339,7 +351,7 @@ void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vect
 }
 
 /// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients of the
-/// unconverged columns, made orthogonal to all of the new X's. C is unitary, so that is
+/// active columns, made orthogonal to all of the new X's. C is unitary, so that is
 /// C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with C_rest the Ritz vectors beyond m, orthonormalized by
 /// Gram–Schmidt twice (all in the small space).
 template <class T>
@@ -358,7 +370,7 @@ std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   std::vector<T> kept;
   int np = 0;
   for (int j = 0; j < m_ && np < rest; ++j) {
-    if (rel_[j] <= tol_) continue;  // soft-locked, as for W: no direction
+    if (!std::binary_search(active_.begin(), active_.end(), j)) continue;  // soft-locked
     std::vector<T> col(y.begin() + static_cast<std::ptrdiff_t>(j) * rest,
                        y.begin() + static_cast<std::ptrdiff_t>(j + 1) * rest);
     double norm = 0;
