@@ -125,7 +125,12 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
     l.which = o.largest ? Which::largest : Which::smallest;
     l.tol = o.tol;
     if (o.max_iterations) l.max_iterations = o.max_iterations;
-    const Preconditioner<T> p = o.jacobi ? jacobi_preconditioner(a) : Preconditioner<T>{};
+    Preconditioner<T> p;
+    if (o.jacobi) p = jacobi_preconditioner(a);
+    // The polynomial is centred at the unwidened Lanczos end (see chebyshev_preconditioner).
+    if (o.chebyshev)
+      p = chebyshev_preconditioner(LinearOperator<T>(a), spectral_bounds(a, 40, 0.0), o.chebyshev,
+                                   l.which);
     if (o.b_path.empty()) return lobpcg(LinearOperator<T>(a), l, p);
     const Matrix<T> s = read_matrix_market<T>(comm, o.b_path, true);
     return lobpcg(LinearOperator<T>(a), LinearOperator<T>(s), l, p);

@@ -110,6 +110,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.largest = true;
     } else if (flag == "--jacobi") {
       o.jacobi = true;
+    } else if (flag == "--chebyshev") {
+      o.chebyshev = parse_int(flag, value(), 1);
     } else if (flag == "--max-iterations") {
       o.max_iterations = parse_int(flag, value(), 1);
     } else if (flag == "--moments") {
@@ -138,6 +140,7 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
     throw UsageError(
         "--out-values and --out-vectors need an eigensolver (--lobpcg, --chebfd, "
         "--nearest)");
+  if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");
   if (o.type == 0) o.type = o.generator == SparseGenerator::ti ? 'z' : 'd';
@@ -161,7 +164,9 @@ Methods (default --kpm):
                       --dos-points P) and, with --interval a:b, the eigenvalue
                       count in [a, b] with its stochastic error
   --lobpcg            the --nev K smallest (--largest: largest) eigenpairs;
-                      --jacobi preconditions, --B FILE solves H x = lambda S x
+                      --jacobi preconditions, --chebyshev D with a degree-D
+                      polynomial (cheap operators: fewer iterations),
+                      --B FILE solves H x = lambda S x
   --chebfd            every eigenpair in --interval a:b (Chebyshev filter)
   --nearest T         the --nev K eigenpairs nearest to T (Chebyshev filter)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)

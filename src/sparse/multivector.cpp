@@ -80,6 +80,16 @@ MultiVector<T> MultiVector<T>::view(int first, int count) const {
 }
 
 template <class T>
+MultiVector<T> MultiVector<T>::packed(int cols) const {
+  if (data_ != storage_.get() || cols_ != ld_ || cols < 0 || cols > cols_)
+    throw Error(ErrorCode::invalid_argument,
+                "MultiVector::packed: needs a whole block at least `cols` wide");
+  MultiVector v = *this;
+  v.cols_ = v.ld_ = cols;
+  return v;
+}
+
+template <class T>
 void MultiVector<T>::fill_random(std::uint64_t seed) {
   for (int i = 0; i < local_rows(); ++i)
     for (int j = 0; j < cols_; ++j) (*this)(i, j) = random_entry<T>(seed, layout_.first_row + i, j);

@@ -7,6 +7,7 @@
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
 #include "tseig/sparse/generators.hpp"
+#include "tseig/sparse/kernels.hpp"
 
 namespace tseig::sparse::test {
 namespace {
@@ -117,6 +118,31 @@ TYPED_TEST(SparseMultiVector, BlockOperationsMatchDense) {
     EXPECT_LE(std::abs(updated[r * m + 2] - (T(2) * xg[r * m] - xg[r * m + 2])), tol);
     EXPECT_EQ(updated[r * m + 1], xg[r * m + 1]);
   }
+}
+
+// A packed block is its parent's storage with its own row stride, and a kernel gives on
+// it what it gives on a separate block of that width (its halo fits too).
+TEST(SparseMultiVector, PackedBlockIsContiguousOnTheSameStorage) {
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 6, 5, 4);
+  const MultiVector<double> parent(a.vector_layout(), 8);
+  MultiVector<double> narrow = parent.packed(3), x(a.vector_layout(), 3);
+  EXPECT_EQ(narrow.data(), parent.data());
+  EXPECT_EQ(narrow.cols(), 3);
+  EXPECT_EQ(narrow.ld(), 3);
+  x.fill_random(5);
+  narrow.assign(x);
+  if (a.local_rows() > 1) {
+    EXPECT_EQ(parent(0, 3), x(1, 0));  // row 1 of the packed block follows row 0
+  }
+  MultiVector<double> from_packed(a.vector_layout(), 3), from_block(a.vector_layout(), 3);
+  spmmv(a, narrow, from_packed);
+  spmmv(a, x, from_block);
+  for (int i = 0; i < a.local_rows(); ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(from_packed(i, j), from_block(i, j));
+  EXPECT_EQ(tseig::test::error_of([&] { (void)parent.view(1, 4).packed(2); }).code(),
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(tseig::test::error_of([&] { (void)parent.packed(9); }).code(),
+            ErrorCode::invalid_argument);
 }
 
 TEST(SparseMultiVector, RandomBlockIsTheSameForAnyRankCount) {

@@ -33,6 +33,10 @@ class MultiVector {
 
   /// Columns [first, first + count) as a view sharing this block's storage.
   MultiVector view(int first, int count) const;
+  /// This whole block's storage seen as a contiguous block of `cols` ≤ cols() columns
+  /// (row stride `cols`, halo room included), with unspecified entries: one allocation
+  /// reused as workspace of several widths. Not for views.
+  MultiVector packed(int cols) const;
   /// Deterministic random entries: the entry of global row i and column j depends only on
   /// (seed, i, j), so the block is the same for any rank count. Real types: ±1;
   /// complex types: random phases e^{iφ}.

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <bit>
 #include <span>
 #include <vector>
 
@@ -84,6 +85,26 @@ void transform(const MultiVector<T>& x, const T* s, const MultiVector<T>& y, T b
   blas::gemm('T', 'N', l, n, k, T(1), s, k, x.data(), x.ld(), beta, y.data(), y.ld());
 }
 
+/// X(:, 0:cols) ← X·S in place (S column-major x.cols() × cols, cols ≤ x.cols()), some
+/// hundred rows at a time through a buffer that stays in cache: a row of the product
+/// needs only its own row of X, and no block-sized temporary is allocated (first
+/// touching one costs more than the product).
+template <class T>
+void transform_in_place(const MultiVector<T>& x, const T* s, int cols) {
+  const int k = x.cols(), n = x.local_rows();
+  if (k == 0 || cols == 0 || n == 0) return;
+  const int chunk = std::max(16, (128 << 10) / static_cast<int>(sizeof(T) * k));
+  std::vector<T> buffer(static_cast<std::size_t>(std::min(chunk, n)) * k);
+  for (int first = 0; first < n; first += chunk) {
+    const int rows = std::min(chunk, n - first);
+    T* block = x.data() + static_cast<std::size_t>(first) * x.ld();
+    for (int i = 0; i < rows; ++i)
+      std::copy_n(block + static_cast<std::size_t>(i) * x.ld(), k,
+                  buffer.data() + static_cast<std::size_t>(i) * k);
+    blas::gemm('T', 'N', cols, rows, k, T(1), s, k, buffer.data(), k, T(0), block, x.ld());
+  }
+}
+
 /// Collective: squared 2-norms per column of X and of Y in one reduction (x then y).
 template <class T>
 std::vector<double> squared_norms(const MultiVector<T>& x, const MultiVector<T>& y,
@@ -95,6 +116,55 @@ std::vector<double> squared_norms(const MultiVector<T>& x, const MultiVector<T>&
   }
   reduce(x.comm(), std::span<double>(s), times);
   return s;
+}
+
+/// Contiguous blocks for panel-wise work, kept between calls: the sparse kernels run
+/// several times faster on a contiguous block of power-of-two width than on a strided
+/// view or an odd width, whose rows use only part of each cache line (64³ Laplacian, 2
+/// ranks: width 16 in 2.8 ms, width 20 in 10.7 ms, width 12 in 3.7 ms), and allocating
+/// and first touching a block costs about one kernel pass. A panel has at most `columns`
+/// columns (rows of 128 bytes) and is held in blocks of the power of two above its
+/// width, packed into the same few allocations whatever the width.
+template <class T>
+struct Panels {
+  static constexpr int columns = std::max(1, 128 / static_cast<int>(sizeof(T)));
+  /// `count` blocks of width std::bit_ceil(w) (w ≤ columns), entries unspecified.
+  std::vector<MultiVector<T>> blocks(const VectorLayout& layout, int w, int count) {
+    const int width = static_cast<int>(std::bit_ceil(static_cast<unsigned>(w)));
+    while (static_cast<int>(storage.size()) < count) storage.emplace_back(layout, columns);
+    std::vector<MultiVector<T>> b;
+    for (int i = 0; i < count; ++i) b.push_back(storage[i].packed(width));
+    return b;
+  }
+  std::vector<MultiVector<T>> storage;
+};
+
+/// block ← x, with block's columns beyond x's zeroed (block at least as wide as x).
+template <class T>
+void load_panel(const MultiVector<T>& x, MultiVector<T> block) {
+  block.view(0, x.cols()).assign(x);
+  if (block.cols() > x.cols()) block.view(x.cols(), block.cols() - x.cols()).set_zero();
+}
+
+/// Y ← F(X) one panel of at most Panels::columns columns at a time, each copied into a
+/// contiguous block of `layout` (so F may be an operator that needs its layout). F
+/// writes a full panel straight into Y (its rows are only written), a narrower one into
+/// a padded block first.
+template <class T, class F>
+void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<T>& x,
+               const MultiVector<T>& y, F&& f) {
+  for (int first = 0; first < x.cols(); first += Panels<T>::columns) {
+    const int w = std::min(Panels<T>::columns, x.cols() - first);
+    const bool padded = !std::has_single_bit(static_cast<unsigned>(w));
+    const std::vector<MultiVector<T>> b = panels.blocks(layout, w, padded ? 2 : 1);
+    load_panel(x.view(first, w), b[0]);
+    if (!padded) {
+      f(b[0], y.view(first, w));
+      continue;
+    }
+    f(b[0], b[1]);
+    y.view(first, w).assign(b[1].view(0, w));
+  }
 }
 
 /// Copies column `from` of `x` into column `to` of `y` (local rows).

@@ -13,18 +13,6 @@
 
 namespace tseig::sparse::detail {
 
-namespace {
-
-/// The leading `cols` columns of x·s written back into x (s column-major x.cols() × cols).
-template <class T>
-void transform_in_place(const MultiVector<T>& x, const std::vector<T>& s, int cols) {
-  MultiVector<T> y(x.layout(), cols);
-  transform(x, s.data(), y);
-  x.view(0, cols).assign(y);
-}
-
-}  // namespace
-
 template <class T>
 int svqb(const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx, double drop,
          const SparseTuneParameters& tune, SolverTimes& times) {
@@ -49,8 +37,8 @@ int svqb(const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx
     for (int a = 0; a < k; ++a)
       s.push_back(d[a] * e.vectors[a + static_cast<std::size_t>(j) * k] /
                   real_t<T>(std::sqrt(static_cast<double>(e.values[j]))));
-  transform_in_place(x, s, kept);
-  if (sx) transform_in_place(*sx, s, kept);
+  transform_in_place(x, s.data(), kept);
+  if (sx) transform_in_place(*sx, s.data(), kept);
   return kept;
 }
 

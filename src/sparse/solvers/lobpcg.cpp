@@ -1,18 +1,23 @@
-// LOBPCG (Duersch et al. 2018's robust variant). The basis S = [X, P, W] (Ritz vectors,
-// search directions, preconditioned residuals of the unconverged pairs) is kept
+// LOBPCG (Duersch et al. 2018's robust variant). The basis [X, P, W] (Ritz vectors,
+// search directions and preconditioned residuals of the unconverged pairs) is kept
 // S-orthonormal as a whole: X and P by construction in the small space, W by projection
-// against [X, P] and SVQB with a drop tolerance. Rayleigh–Ritz is then a standard
-// eigenproblem of order ≤ 3m; P is the part of the new X outside the old X (Hetmaniuk &
-// Lehoucq), orthonormalized in the small space. If [X, P, W] is found not orthonormal,
-// P is dropped (restart). H·S and S·S are updated by the same small transformations;
-// before convergence is declared they are recomputed and the Ritz pairs refreshed, so
-// the reported residuals are true ones.
+// against [X, P] and SVQB with a drop tolerance, once, and again when the product below
+// shows W not orthonormal enough. Rayleigh–Ritz is then a standard eigenproblem of order
+// ≤ 3m; P is the part of the unconverged columns of the new X outside the old X
+// (Hetmaniuk & Lehoucq), orthonormalized in the small space. If [X, P, W] is found not
+// orthonormal, P is dropped (restart). One operator application per iteration, of W:
+// H·[X P] and S·[X P] follow X and P through the same small transformations (in place,
+// row chunk by row chunk), and so do the projected matrices of [X P], so an iteration
+// forms only [X P W]ᴴ·[HW SW], in one reduction. Before convergence is declared H·X and
+// S·X are recomputed and the Ritz pairs refreshed, so the reported residuals are true.
 #include "tseig/sparse/lobpcg.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -63,16 +68,16 @@ class Lobpcg {
         sign_(o.which == Which::smallest ? 1 : -1),
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        cur_(h.layout(), 3 * m_, s != nullptr),
-        next_(h.layout(), 3 * m_, s != nullptr),
-        residual_(h.layout(), m_) {}
+        basis_(h.layout(), 3 * m_, s != nullptr) {}
 
   EigenResult<T> run();
 
  private:
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
-    op.apply(x, y);
+    detail::by_panels(
+        &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
+        [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
   }
   double norm_estimate(const LinearOperator<T>& op, double given) {
     if (given > 0) return given;
@@ -85,7 +90,9 @@ class Lobpcg {
   void compute_residuals();
   int wanted() const;
   bool step();
-  void build_directions(const std::vector<T>& c, int k);
+  std::vector<T> directions(const std::vector<T>& c, int k);
+  void rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
+              const std::vector<T>& gs);
   EigenResult<T> result(int count, bool converged);
 
   const LinearOperator<T>& h_;
@@ -96,9 +103,11 @@ class Lobpcg {
   const int nev_, m_, sign_;
   const double tol_, drop_;
   double norm_h_ = 1, norm_s_ = 1;
-  Basis<T> cur_, next_;      // X at [0, m), P at [m, m + np), W after
-  MultiVector<T> residual_;  // H·X − S·X·Θ
+  Basis<T> basis_;               // X at [0, m), P at [m, m + np), W after
+  std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
+  detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0;
+  std::vector<int> active_;  // the columns given a residual direction and a P direction
   std::vector<R> theta_;     // Ritz values, from the wanted end
   std::vector<double> rel_;  // relative residuals
   SolverTimes times_;
@@ -108,16 +117,16 @@ class Lobpcg {
 /// to rank deficiency are refilled with new random ones).
 template <class T>
 void Lobpcg<T>::start() {
-  MultiVector<T> x = cur_.v.view(0, m_);
+  MultiVector<T> x = basis_.v.view(0, m_);
   x.fill_random(0x10b9c9);
   for (int j = 0; j < o_.initial.cols(); ++j) detail::copy_column(o_.initial, j, x, j);
   int kept = 0;
   for (int attempt = 0; attempt < 4 && kept < m_; ++attempt) {
     MultiVector<T> fresh = x.view(kept, m_ - kept);
     if (attempt > 0) fresh.fill_random(0x5eed + attempt);
-    const MultiVector<T> sfresh = cur_.s_view(kept, m_ - kept);
+    const MultiVector<T> sfresh = basis_.s_view(kept, m_ - kept);
     if (s_) apply(*s_, fresh, sfresh);
-    kept += detail::orthonormalize_against(x.view(0, kept), cur_.s_view(0, kept), fresh,
+    kept += detail::orthonormalize_against(x.view(0, kept), basis_.s_view(0, kept), fresh,
                                            s_ ? &sfresh : nullptr, drop_, o_.tune, times_);
   }
   raise_if_any(comm_, kept < m_, ErrorCode::numerical_failure,
@@ -130,10 +139,10 @@ void Lobpcg<T>::start() {
 /// absorbs the drift of the updated products); P is dropped.
 template <class T>
 void Lobpcg<T>::refresh() {
-  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_);
+  const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_);
   apply(h_, x, hx);
-  if (s_) apply(*s_, x, cur_.sv.view(0, m_));
-  const MultiVector<T> sx = cur_.s_view(0, m_);
+  if (s_) apply(*s_, x, basis_.sv.view(0, m_));
+  const MultiVector<T> sx = basis_.s_view(0, m_);
   const std::size_t mm = static_cast<std::size_t>(m_) * m_;
   std::vector<T> g(2 * mm, T(0));
   {
@@ -142,28 +151,30 @@ void Lobpcg<T>::refresh() {
     detail::local_gram(x, sx, g.data() + mm);
   }
   detail::reduce(comm_, std::span<T>(g), times_);
-  std::vector<T> a(g.begin(), g.begin() + mm), b(g.begin() + mm, g.end());
+  const std::vector<T> gh(g.begin(), g.begin() + mm), gs(g.begin() + mm, g.end());
+  std::vector<T> a = gh;
   for (T& v : a) v *= R(sign_);
-  const detail::SmallEigen<T> e = detail::projected_eigen(comm_, m_, std::move(a), std::move(b),
-                                                          o_.tune, times_, times_.rayleigh_ritz);
+  const detail::SmallEigen<T> e =
+      detail::projected_eigen(comm_, m_, std::move(a), gs, o_.tune, times_, times_.rayleigh_ritz);
   raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
                "lobpcg: the Ritz block lost S-orthogonality beyond repair");
   theta_.resize(m_);
   for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
-  Timer t(times_.rayleigh_ritz);
-  detail::transform(x, e.vectors.data(), next_.v.view(0, m_));
-  detail::transform(hx, e.vectors.data(), next_.hv.view(0, m_));
-  if (s_) detail::transform(sx, e.vectors.data(), next_.sv.view(0, m_));
-  std::swap(cur_, next_);
+  rotate(e.vectors, m_, m_, gh, gs);
   np_ = 0;
 }
 
 template <class T>
 void Lobpcg<T>::compute_residuals() {
-  const MultiVector<T> x = cur_.v.view(0, m_), hx = cur_.hv.view(0, m_), sx = cur_.s_view(0, m_);
+  const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
+                       sx = basis_.s_view(0, m_);
+  std::vector<double> sq(2 * static_cast<std::size_t>(m_), 0.0);  // ‖r_j‖², then ‖x_j‖²
   for (int i = 0; i < x.local_rows(); ++i)
-    for (int j = 0; j < m_; ++j) residual_(i, j) = hx(i, j) - T(theta_[j]) * sx(i, j);
-  const std::vector<double> sq = detail::squared_norms(residual_, x, times_);
+    for (int j = 0; j < m_; ++j) {
+      sq[j] += std::norm(hx(i, j) - T(theta_[j]) * sx(i, j));
+      sq[m_ + j] += std::norm(x(i, j));
+    }
+  detail::reduce(comm_, std::span<double>(sq), times_);
   rel_.resize(m_);
   for (int j = 0; j < m_; ++j)
     rel_[j] = std::sqrt(sq[j]) /
@@ -181,80 +192,170 @@ int Lobpcg<T>::wanted() const {
   return w;
 }
 
+/// The k × k projected matrix of a basis whose leading q columns have the carried block
+/// `carried` (q × q) and whose other columns are new: `fresh` is Vᴴ·(op·new), k × (k − q).
+template <class T>
+std::vector<T> assemble(const std::vector<T>& carried, int q, const T* fresh, int k) {
+  std::vector<T> g(static_cast<std::size_t>(k) * k);
+  for (int b = 0; b < k; ++b)
+    for (int a = 0; a < k; ++a) {
+      T& v = g[a + static_cast<std::size_t>(b) * k];
+      if (b >= q)
+        v = fresh[a + static_cast<std::size_t>(b - q) * k];
+      else if (a >= q)
+        v = conj_if_complex(fresh[b + static_cast<std::size_t>(a - q) * k]);
+      else
+        v = carried[a + static_cast<std::size_t>(b) * q];
+    }
+  return g;
+}
+
+/// The leading m × m block of the q × q `g`.
+template <class T>
+std::vector<T> leading(const std::vector<T>& g, int q, int m) {
+  std::vector<T> out(static_cast<std::size_t>(m) * m);
+  for (int b = 0; b < m; ++b)
+    for (int a = 0; a < m; ++a)
+      out[a + static_cast<std::size_t>(b) * m] = g[a + static_cast<std::size_t>(b) * q];
+  return out;
+}
+
+/// Cᴴ·G·C for the k × k G and the k × cols C (column-major).
+template <class T>
+std::vector<T> congruence(const std::vector<T>& g, const std::vector<T>& c, int k, int cols) {
+  std::vector<T> gc(static_cast<std::size_t>(k) * cols), out(static_cast<std::size_t>(cols) * cols);
+  blas::gemm('N', 'N', k, cols, k, T(1), g.data(), k, c.data(), k, T(0), gc.data(), k);
+  blas::gemm('C', 'N', cols, cols, k, T(1), c.data(), k, gc.data(), k, T(0), out.data(), cols);
+  return out;
+}
+
 /// One iteration; false when it cannot extend the basis any more (stagnation).
 template <class T>
 bool Lobpcg<T>::step() {
-  // Soft locking: converged pairs stay in X but add no residual direction.
-  std::vector<int> active;
-  for (int j = 0; j < m_; ++j)
-    if (rel_[j] > tol_) active.push_back(j);
+  // Soft locking: converged pairs stay in X but add no directions. The unconverged ones
+  // are joined by the least converged others up to a width the kernels take whole
+  // (whole panels and a power of two), for free: they would pad with zero columns.
+  std::vector<int> order(m_);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rel_[a] > rel_[b]; });
+  const int unconverged = static_cast<int>(
+      std::count_if(rel_.begin(), rel_.begin() + m_, [&](double r) { return r > tol_; }));
+  const int rest = unconverged % detail::Panels<T>::columns;
+  const int nw0 = std::min(
+      m_, rest ? unconverged - rest + static_cast<int>(std::bit_ceil(static_cast<unsigned>(rest)))
+               : unconverged);
+  active_.assign(order.begin(), order.begin() + nw0);
+  std::sort(active_.begin(), active_.end());
+  auto drop_directions = [&] {  // restart without P
+    gh_ = leading(gh_, m_ + np_, m_);
+    gs_ = leading(gs_, m_ + np_, m_);
+    np_ = 0;
+  };
   for (;;) {
-    const int q = m_ + np_, nw0 = static_cast<int>(active.size());
-    const MultiVector<T> w = cur_.v.view(q, nw0), sw = cur_.s_view(q, nw0);
+    const int q = m_ + np_;
+    const MultiVector<T> w = basis_.v.view(q, nw0), sw = basis_.s_view(q, nw0);
+    // The residuals of the active columns, in H·S's last m columns (free until H·W).
+    const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
+                         sx = basis_.s_view(0, m_), r = basis_.hv.view(2 * m_, nw0);
+    for (int i = 0; i < x.local_rows(); ++i)
+      for (int k = 0; k < nw0; ++k) {
+        const int j = active_[k];
+        r(i, k) = hx(i, j) - T(theta_[j]) * sx(i, j);
+      }
     {
-      MultiVector<T> r(h_.layout(), nw0);
-      for (int k = 0; k < nw0; ++k) detail::copy_column(residual_, active[k], r, k);
       Timer t(times_.spmmv);
       pc_.apply(r, w);
     }
     if (s_) apply(*s_, w, sw);
-    const int nw = detail::orthonormalize_against(cur_.v.view(0, q), cur_.s_view(0, q), w,
-                                                  s_ ? &sw : nullptr, drop_, o_.tune, times_);
+    // W against [X P] and SVQB once; a second time only when the product with the basis,
+    // formed anyway for Rayleigh–Ritz, shows that W came out not orthonormal enough.
+    int nw = nw0;
+    std::vector<T> gh, gs;
+    for (int pass = 0; pass < 2 && nw > 0; ++pass) {
+      const MultiVector<T> wp = w.view(0, nw), swp = sw.view(0, nw);
+      detail::project_out(basis_.v.view(0, q), basis_.s_view(0, q), wp, s_ ? &swp : nullptr,
+                          times_);
+      nw = detail::svqb(wp, s_ ? &swp : nullptr, drop_, o_.tune, times_);
+      if (nw == 0) break;
+      const int k = q + nw;
+      apply(h_, w.view(0, nw), basis_.hv.view(q, nw));
+      const std::size_t kw = static_cast<std::size_t>(k) * nw;
+      std::vector<T> fresh(2 * kw, T(0));
+      {
+        Timer t(times_.rayleigh_ritz);
+        detail::local_gram(basis_.v.view(0, k), basis_.hv.view(q, nw), fresh.data());
+        detail::local_gram(basis_.v.view(0, k), basis_.s_view(q, nw), fresh.data() + kw);
+      }
+      detail::reduce(comm_, std::span<T>(fresh), times_);
+      gh = assemble(gh_, q, fresh.data(), k);
+      gs = assemble(gs_, q, fresh.data() + kw, k);
+      double w_deviation = 0;
+      for (std::size_t i = 0; i < kw; ++i)
+        w_deviation = std::max(
+            w_deviation, static_cast<double>(std::abs(
+                             fresh[kw + i] -
+                             T(static_cast<int>(i % k) == q + static_cast<int>(i / k) ? 1 : 0))));
+      detail::agree(comm_, std::span<double>(&w_deviation, 1), times_);
+      if (w_deviation <= 1e3 * std::numeric_limits<R>::epsilon()) break;
+    }
     if (nw == 0) {
       if (np_ == 0) return false;
-      np_ = 0;  // restart without P
+      drop_directions();
       continue;
     }
     const int k = q + nw;
-    apply(h_, cur_.v.view(q, nw), cur_.hv.view(q, nw));
-    const MultiVector<T> v = cur_.v.view(0, k);
-    const std::size_t kk = static_cast<std::size_t>(k) * k;
-    std::vector<T> g(2 * kk, T(0));
-    {
-      Timer t(times_.rayleigh_ritz);
-      detail::local_gram(v, cur_.hv.view(0, k), g.data());
-      detail::local_gram(v, cur_.s_view(0, k), g.data() + kk);
-    }
-    detail::reduce(comm_, std::span<T>(g), times_);
     double deviation = 0;
     for (int b = 0; b < k; ++b)
       for (int a = 0; a < k; ++a)
-        deviation = std::max(deviation,
-                             static_cast<double>(std::abs(g[kk + a + b * k] - T(a == b ? 1 : 0))));
-    agree(comm_, std::span<double>(&deviation, 1), times_);
+        deviation = std::max(
+            deviation, static_cast<double>(
+                           std::abs(gs[a + static_cast<std::size_t>(b) * k] - T(a == b ? 1 : 0))));
+    detail::agree(comm_, std::span<double>(&deviation, 1), times_);
     const bool orthonormal = deviation <= std::sqrt(std::numeric_limits<R>::epsilon());
     if (!orthonormal && np_ > 0) {
-      np_ = 0;  // restart without P
+      drop_directions();
       continue;
     }
-    std::vector<T> a(g.begin(), g.begin() + kk), b;
-    if (!orthonormal) b.assign(g.begin() + kk, g.end());
+    std::vector<T> a = gh, b;
+    if (!orthonormal) b = gs;
     for (T& x : a) x *= R(sign_);
     const detail::SmallEigen<T> e = detail::projected_eigen(comm_, k, std::move(a), std::move(b),
                                                             o_.tune, times_, times_.rayleigh_ritz);
     raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
                  "lobpcg: the basis [X, P, W] lost S-orthogonality beyond repair");
     for (int j = 0; j < m_; ++j) theta_[j] = R(sign_) * e.values[j];
-    {
-      Timer t(times_.rayleigh_ritz);
-      detail::transform(v, e.vectors.data(), next_.v.view(0, m_));
-      detail::transform(cur_.hv.view(0, k), e.vectors.data(), next_.hv.view(0, m_));
-      if (s_) detail::transform(cur_.sv.view(0, k), e.vectors.data(), next_.sv.view(0, m_));
+    // [X P] ← V·[C_x Z] in one pass per block.
+    std::vector<T> c(e.vectors.begin(), e.vectors.begin() + static_cast<std::ptrdiff_t>(k) * m_);
+    if (orthonormal) {
+      const std::vector<T> z = directions(e.vectors, k);
+      c.insert(c.end(), z.begin(), z.end());
     }
-    if (orthonormal)
-      build_directions(e.vectors, k);
-    else
-      np_ = 0;
-    std::swap(cur_, next_);
+    const int cols = static_cast<int>(c.size() / k);
+    rotate(c, k, cols, gh, gs);
+    np_ = cols - m_;
     return true;
   }
 }
 
-/// P ← S·Z with Z spanning the [P, W] part of the new X's coefficients, orthogonal to
-/// them: C is unitary, so that is C_rest·(C_restᴴ·Z) with C_rest the Ritz vectors beyond
-/// m, orthonormalized by Gram–Schmidt twice (all in the small space).
+/// The basis's leading k columns (and H, S times them) times C (k × cols) become its
+/// leading cols, in place; the carried projected matrices become Cᴴ·G·C.
 template <class T>
-void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
+void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
+                       const std::vector<T>& gs) {
+  Timer t(times_.rayleigh_ritz);
+  detail::transform_in_place(basis_.v.view(0, k), c.data(), cols);
+  detail::transform_in_place(basis_.hv.view(0, k), c.data(), cols);
+  if (s_) detail::transform_in_place(basis_.sv.view(0, k), c.data(), cols);
+  gh_ = congruence(gh, c, k, cols);
+  gs_ = congruence(gs, c, k, cols);
+}
+
+/// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients of the
+/// active columns, made orthogonal to all of the new X's. C is unitary, so that is
+/// C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with C_rest the Ritz vectors beyond m, orthonormalized by
+/// Gram–Schmidt twice (all in the small space).
+template <class T>
+std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   Timer t(times_.rayleigh_ritz);
   const int rest = k - m_;
   std::vector<T> y(static_cast<std::size_t>(rest) * m_, T(0));  // C_restᴴ·[0; C_x(m:k, :)]
@@ -269,6 +370,7 @@ void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
   std::vector<T> kept;
   int np = 0;
   for (int j = 0; j < m_ && np < rest; ++j) {
+    if (!std::binary_search(active_.begin(), active_.end(), j)) continue;  // soft-locked
     std::vector<T> col(y.begin() + static_cast<std::ptrdiff_t>(j) * rest,
                        y.begin() + static_cast<std::ptrdiff_t>(j + 1) * rest);
     double norm = 0;
@@ -293,10 +395,7 @@ void Lobpcg<T>::build_directions(const std::vector<T>& c, int k) {
       for (int i = 0; i < k; ++i)
         z[i + static_cast<std::size_t>(p) * k] +=
             c[i + static_cast<std::size_t>(m_ + r) * k] * kept[r + p * rest];
-  detail::transform(cur_.v.view(0, k), z.data(), next_.v.view(m_, np));
-  detail::transform(cur_.hv.view(0, k), z.data(), next_.hv.view(m_, np));
-  if (s_) detail::transform(cur_.sv.view(0, k), z.data(), next_.sv.view(m_, np));
-  np_ = np;
+  return z;
 }
 
 template <class T>
@@ -305,7 +404,7 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   r.eigenvalues.assign(theta_.begin(), theta_.begin() + count);
   r.residuals.assign(rel_.begin(), rel_.begin() + count);
   r.eigenvectors = MultiVector<T>(h_.layout(), count);
-  r.eigenvectors.assign(cur_.v.view(0, count));
+  r.eigenvectors.assign(basis_.v.view(0, count));
   r.iterations = iterations_;
   r.converged = converged;
   r.times = times_;
