@@ -57,6 +57,10 @@ module tseig
     procedure :: destroy => tseig_destroy_
     procedure :: setup => tseig_setup_
     procedure :: last_error_message => tseig_last_error_message_
+    procedure :: autotune_setup => tseig_autotune_setup_
+    procedure :: autotune_tuning => tseig_autotune_tuning_
+    procedure :: autotune_save => tseig_autotune_save_
+    procedure :: autotune_load => tseig_autotune_load_
     procedure, private :: set_int, set_string, set_double, get_int, get_string, get_double
     generic :: set => set_int, set_string, set_double
     generic :: get => get_int, get_string, get_double
@@ -96,6 +100,25 @@ module tseig
     integer(c_int) function c_setup(h) bind(C, name="tseig_setup")
       import :: c_int, c_ptr
       type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_autotune_setup(h) bind(C, name="tseig_autotune_setup")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
+    end function
+    integer(c_int) function c_autotune_tuning(h, tuning) bind(C, name="tseig_autotune_tuning")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: h
+      integer(c_int), intent(out) :: tuning
+    end function
+    integer(c_int) function c_autotune_save(h, path) bind(C, name="tseig_autotune_save")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: path(*)
+    end function
+    integer(c_int) function c_autotune_load(h, path) bind(C, name="tseig_autotune_load")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: h
+      character(kind=c_char), intent(in) :: path(*)
     end function
     integer(c_int) function c_set_int(h, name, value) bind(C, name="tseig_set_int")
       import :: c_int, c_ptr, c_char
@@ -523,6 +546,41 @@ contains
     class(tseig_t), intent(inout) :: self
     integer, intent(out), optional :: error
     call finish(self, c_setup(self%handle), "setup", error)
+  end subroutine
+
+  !> SCF-mode autotuning (ELPA's autotune_setup): each following solve runs the next
+  !> candidate of the search; see tseig.h.
+  subroutine tseig_autotune_setup_(self, error)
+    class(tseig_t), intent(inout) :: self
+    integer, intent(out), optional :: error
+    call finish(self, c_autotune_setup(self%handle), "autotune_setup", error)
+  end subroutine
+
+  !> .true. while the SCF-mode search still has candidates to try.
+  subroutine tseig_autotune_tuning_(self, tuning, error)
+    class(tseig_t), intent(in) :: self
+    logical, intent(out) :: tuning
+    integer, intent(out), optional :: error
+    integer(c_int) :: t
+    t = 0
+    call finish(self, c_autotune_tuning(self%handle, t), "autotune_tuning", error)
+    tuning = t /= 0
+  end subroutine
+
+  !> Collective: the search so far to a file (rank 0 writes).
+  subroutine tseig_autotune_save_(self, path, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: error
+    call finish(self, c_autotune_save(self%handle, c_string(path)), "autotune_save", error)
+  end subroutine
+
+  !> Collective: continues a search saved by autotune_save.
+  subroutine tseig_autotune_load_(self, path, error)
+    class(tseig_t), intent(inout) :: self
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: error
+    call finish(self, c_autotune_load(self%handle, c_string(path)), "autotune_load", error)
   end subroutine
 
   subroutine set_int(self, name, value, error)

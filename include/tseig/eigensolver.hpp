@@ -1,5 +1,6 @@
 #pragma once
 // Eigensolver<T>: the dense symmetric/Hermitian eigensolver front door.
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,7 +15,8 @@
 namespace tseig {
 
 enum class Solver {
-  automatic,  ///< pick the best available (today: one_stage)
+  automatic,  ///< tuned: the tuning cache, else the machine model, else one_stage
+              ///< (tseig/autotune in README; see Eigensolver::last_choice())
   scalapack,  ///< ScaLAPACK p?syevd/p?heevd (p?syevr/p?heevr for nev < N): the reference
   one_stage,  ///< tseig's ELPA1-style solver: Householder tridiagonalization + WY back-transform
   two_stage,  ///< tseig's ELPA2-style solver: full → band → tridiagonal, two back-transforms
@@ -28,6 +30,27 @@ enum class Triangle {
   full,   ///< the whole matrix; checked to be symmetric/Hermitian
   lower,  ///< only the lower triangle is read
   upper,  ///< only the upper triangle is read
+};
+
+/// Where the solver and knobs of a call came from.
+enum class ChoiceSource {
+  user,      ///< options().solver was set: nothing was chosen
+  cache,     ///< a measured entry of the tuning cache (tune_file / TSEIG_TUNE_FILE)
+  model,     ///< the machine model: flop and byte counts × this machine's rates
+  defaults,  ///< one_stage with the documented defaults (small N, or no model)
+  scf,       ///< a trial of the SCF-mode search (Eigensolver::start_autotune)
+  scf_best,  ///< the best of a finished SCF-mode search
+};
+TSEIG_API const char* to_string(ChoiceSource s);
+
+/// One point of the tuner's search space: what a call ran with.
+struct TuneChoice {
+  Solver solver = Solver::one_stage;
+  int block_size = 0;  ///< 0: the input matrix's nb
+  TuneParameters tune;
+  ChoiceSource source = ChoiceSource::defaults;
+  /// Measured seconds (cache, SCF) or predicted ones (model); 0 otherwise.
+  double seconds = 0;
 };
 
 struct EigensolverOptions {
@@ -47,7 +70,14 @@ struct EigensolverOptions {
   bool validate = false;
   /// 0: default_validation_tolerance<T>(N) = 1e3·N·ε of T's real type.
   double validation_tolerance = 0;
+  /// Tuning cache (JSON) read by Solver::automatic and written by the SCF mode and
+  /// tseig-tune; empty: the environment variable TSEIG_TUNE_FILE, if set. Read on rank 0.
+  std::string tune_file;
 };
+
+namespace tune {
+class ScfSearch;  // src/tune/scf_search.hpp
+}
 
 template <class T>
 class TSEIG_API CholeskyFactor;  // tseig/generalized.hpp
@@ -83,6 +113,24 @@ class TSEIG_API Eigensolver {
   std::vector<real> generalized_eigenvalues(DistMatrix<T>& H, const CholeskyFactor<T>& factor);
 
   const StageTimes& timings() const { return times_; }
+  /// What the last call ran with and why (ChoiceSource): Solver::automatic's pick.
+  const TuneChoice& last_choice() const { return choice_; }
+
+  /// SCF mode (ELPA's autotune_setup/autotune_step): from now on each call runs the next
+  /// candidate of a pruned search (solver, block size, bandwidth, WY width) on the
+  /// problem of that call, times it, and once the search ends keeps the best — stored in
+  /// the tuning cache when there is one. Every call stays a correct solve. A call with a
+  /// different signature (type, N, nev, grid) restarts the search. Options the user set
+  /// (solver other than automatic, block_size, knobs other than their defaults) are kept.
+  void start_autotune();
+  /// True while the SCF search still has candidates to try.
+  bool autotuning() const;
+  /// The search so far as JSON (signature, candidates tried, seconds), to continue it in
+  /// a later run with load_autotune_state; "" when start_autotune was not called.
+  std::string autotune_state() const;
+  /// Collective. Continues a saved search; Error(invalid_argument) on every rank when
+  /// `state` is not one autotune_state() wrote (or the ranks pass different texts).
+  void load_autotune_state(const std::string& state, MPI_Comm comm);
   /// The figures of the last call's validation (also when it threw Error(accuracy));
   /// empty when options().validate was off.
   const std::optional<ValidationReport>& validation() const { return validation_; }
@@ -95,8 +143,14 @@ class TSEIG_API Eigensolver {
                           const DistMatrix<T>* S = nullptr);
   // w, or Error(accuracy) on every rank when the validation of the solve failed.
   std::vector<real> passed(const DistMatrix<T>& A, std::vector<real> w) const;
+  // The solver and knobs of this call (the chain of Solver::automatic, or the SCF search).
+  TuneChoice choose(const DistMatrix<T>& A, int nev);
+  // Records a successful SCF trial; stores the search's best once it is finished.
+  void record_trial(const Grid& grid, int n, int nev);
   EigensolverOptions options_;
   StageTimes times_;
+  TuneChoice choice_;
+  std::shared_ptr<tune::ScfSearch> scf_;
   std::optional<ValidationReport> validation_;
 };
 

@@ -46,7 +46,11 @@
  *   int    check_input     any     1 (default): reject NaN/Inf and non-Hermitian input; 0: trust it
  *   int    gpu             any     0 (default). 1 is refused with TSEIG_ERROR_UNSUPPORTED:
  *                                  tseig has no GPU eigensolver path yet
- *   string solver          any     "auto" (default), "one_stage", "two_stage", "scalapack"
+ *   string solver          any     "auto" (default: the tuning cache's measured choice, else
+ *                                  the machine model's, else one_stage), "one_stage",
+ *                                  "two_stage", "scalapack"
+ *   string tune_file       any     tuning cache (JSON) for "auto" and the SCF mode (default "":
+ *                                  the environment variable TSEIG_TUNE_FILE, if set)
  *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
  *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
  *   int    validate        any     0 (default); 1: check every solve on this handle
@@ -162,6 +166,19 @@ TSEIG_API int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
 /* Collective over the parent communicator (or the BLACS context's processes): builds the
  * process grid and checks the layout. Layout parameters are fixed from then on. */
 TSEIG_API int tseig_setup(tseig_handle_t* h);
+
+/* SCF-mode autotuning (ELPA's autotune_setup/autotune_step). After tseig_autotune_setup
+ * each solve on the handle runs the next candidate of a pruned search (solver, block size,
+ * bandwidth, WY width) and times it; when the search ends the best is kept, and stored in
+ * the tuning cache (string parameter "tune_file", or TSEIG_TUNE_FILE) when there is one.
+ * Every solve stays correct. Parameters the user set (solver other than "auto", knobs
+ * other than their defaults) are not searched. tseig_autotune_tuning sets *tuning = 1
+ * while candidates remain. Save/load (collective; rank 0 writes/reads) carry the search
+ * to a later run. */
+TSEIG_API int tseig_autotune_setup(tseig_handle_t* h);
+TSEIG_API int tseig_autotune_tuning(const tseig_handle_t* h, int* tuning);
+TSEIG_API int tseig_autotune_save(tseig_handle_t* h, const char* path);
+TSEIG_API int tseig_autotune_load(tseig_handle_t* h, const char* path);
 
 /* Collective. Standard problem A q = lambda q for the nev lowest eigenpairs.
  * a: local part of A (overwritten); ev: na entries, the first nev set (ascending);

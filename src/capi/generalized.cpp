@@ -64,7 +64,7 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
     DistMatrix<T> A = square_view(*h, a);
     const DistMatrix<T> B = square_view(*h, b);
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);
-    Eigensolver<T> solver(solver_options(*h));
+    Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
       solve_into<T>(
           solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },

@@ -66,6 +66,7 @@ constexpr Parameter parameters[] = {
     {"gpu", Kind::integer, false, 0, 1},
     {"solver", Kind::string, false},
     {"triangle", Kind::string, false},
+    {"tune_file", Kind::string, false},
     {"validate", Kind::integer, false, 0, 1},
     {"validation_tolerance", Kind::real, false},
     {"validation_passed", Kind::integer, false, 0, 1, true},
@@ -224,6 +225,7 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   o.triangle = triangle(h);
   o.validate = h.get("validate") != 0;
   o.validation_tolerance = h.doubles.at("validation_tolerance");
+  o.tune_file = h.strings.at("tune_file");
   for (const TuneField& f : tune_fields) o.tune.*f.value = h.get(std::string(f.name));
   return o;
 }
@@ -254,7 +256,7 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
   return on_handle(h, [&] {
     require_setup(*h);
     DistMatrix<T> A = square_view(*h, a);
-    Eigensolver<T> solver(solver_options(*h));
+    Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
       solve_into<T>(
           solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
@@ -340,7 +342,7 @@ int tseig_create(tseig_handle_t** h) {
     const tseig::TuneParameters defaults;
     for (const tseig::TuneField& f : tseig::tune_fields)
       handle->ints[std::string(f.name)] = defaults.*f.value;
-    handle->strings = {{"solver", "auto"}, {"triangle", "full"}};
+    handle->strings = {{"solver", "auto"}, {"triangle", "full"}, {"tune_file", ""}};
     *h = handle;
   });
 }
@@ -412,7 +414,7 @@ int tseig_set_string(tseig_handle_t* h, const char* name, const char* value) {
     // Validate now, so that a typo is reported where it is made.
     if (p.name == "solver")
       tseig::solver_from_string(value);
-    else
+    else if (p.name == "triangle")
       tseig::capi::parse_triangle(value);
     h->strings[std::string(p.name)] = value;
   });

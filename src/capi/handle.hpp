@@ -30,6 +30,9 @@ struct tseig_handle {
   /// The last solve's validation report (empty: that solve was not validated).
   std::optional<tseig::ValidationReport> validation;
   bool is_setup = false;
+  /// SCF-mode autotuning (tseig_autotune_setup): on, and the search so far as JSON.
+  bool autotune = false;
+  std::string autotune_state;
   tseig::Grid grid;
   /// Empty, or the factor of the last generalized call's B (of that call's scalar type).
   std::variant<std::monostate, tseig::capi::KeptFactor<float>, tseig::capi::KeptFactor<double>,
@@ -59,18 +62,37 @@ DistMatrix<T> square_view(const tseig_handle& h, const T* local) {
   return view(h, local, h.get("na"), h.get("local_nrows"), h.get("local_ncols"));
 }
 
-/// Runs solve(), a call on `solver`, and keeps solver's validation report on h, also when
-/// solve() throws (Error(accuracy) comes with the figures).
+/// Collective: an Eigensolver with the handle's options, continuing the handle's SCF
+/// search when autotuning is on.
+template <class T>
+Eigensolver<T> handle_solver(const tseig_handle& h) {
+  Eigensolver<T> solver(solver_options(h));
+  if (h.autotune) {
+    if (h.autotune_state.empty())
+      solver.start_autotune();
+    else
+      solver.load_autotune_state(h.autotune_state, h.grid.comm());
+  }
+  return solver;
+}
+
+/// Runs solve(), a call on `solver`, and keeps solver's validation report and SCF search
+/// on h, also when solve() throws (Error(accuracy) comes with the figures; a failed SCF
+/// trial is part of the search).
 template <class T, class F>
 void keeping_validation(tseig_handle& h, const Eigensolver<T>& solver, F&& solve) {
   h.validation.reset();
+  auto keep = [&] {
+    h.validation = solver.validation();
+    if (h.autotune) h.autotune_state = solver.autotune_state();
+  };
   try {
     solve();
   } catch (...) {
-    h.validation = solver.validation();
+    keep();
     throw;
   }
-  h.validation = solver.validation();
+  keep();
 }
 
 /// Runs f on a valid handle, with the error boundary and h's message.

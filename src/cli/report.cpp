@@ -70,7 +70,11 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
       << (o.values_only ? ", values only" : "") << "\n";
   out << "grid           " << ctx.nprow << "x" << ctx.npcol << " (" << ctx.nprow * ctx.npcol
       << " ranks), nb " << o.nb << "\n";
-  out << "solver         " << to_string(o.solver) << "\n";
+  out << "solver         " << to_string(o.solver);
+  if (o.solver == Solver::automatic)
+    out << " -> " << to_string(r.choice.solver) << " (" << to_string(r.choice.source) << ", nb "
+        << r.choice.block_size << ")";
+  out << "\n";
   out << "lowest eigenvalues:\n";
   for (std::size_t i = 0; i < r.lowest.size(); ++i) {
     std::snprintf(line, sizeof line, "  %4zu  %24.16e\n", i, r.lowest[i]);
@@ -98,6 +102,8 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
 void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
   const Options& o = ctx.options;
   out << "{\"solver\": " << json::string(to_string(o.solver))
+      << ", \"solver_used\": " << json::string(to_string(r.choice.solver))
+      << ", \"choice_source\": " << json::string(to_string(r.choice.source))
       << ", \"type\": " << json::string(std::string(1, o.type)) << ", \"N\": " << r.n
       << ", \"nev\": " << r.nev << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol
       << "\", \"np\": " << ctx.nprow * ctx.npcol << ", \"nb\": " << o.nb

@@ -111,6 +111,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   r.n = n;
   r.nev = nev;
   r.times = solver.timings();
+  r.choice = solver.last_choice();
   r.lowest.assign(w.begin(), w.begin() + std::min<std::size_t>(w.size(), 10));
   r.generalized = o.generalized;
   r.validation = solver.validation();

@@ -15,6 +15,7 @@ struct RunResult {
   int nev = 0;
   std::vector<double> lowest;                     ///< up to 10 lowest eigenvalues
   StageTimes times;                               ///< Eigensolver::timings() of the solve
+  TuneChoice choice;  ///< Eigensolver::last_choice(): what --solver auto picked, and why
   double wall_seconds = 0;                        ///< barrier-to-barrier time of the solve call
   std::optional<double> residual, orthogonality;  ///< empty with --values-only
   bool generalized = false;  ///< residual and orthogonality are the generalized ones

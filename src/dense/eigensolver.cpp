@@ -3,6 +3,7 @@
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@
 #include "tseig/error.hpp"
 #include "tseig/linalg.hpp"
 #include "tseig/memory.hpp"
+#include "tune/automatic_choice.hpp"
+#include "tune/candidate.hpp"
+#include "tune/machine_model.hpp"
+#include "tune/scf_search.hpp"
+#include "tune/tune_cache.hpp"
 
 namespace tseig {
 
@@ -32,6 +38,24 @@ const char* to_string(Solver s) {
       return "one_stage";
     case Solver::two_stage:
       return "two_stage";
+  }
+  return "unknown";
+}
+
+const char* to_string(ChoiceSource s) {
+  switch (s) {
+    case ChoiceSource::user:
+      return "user";
+    case ChoiceSource::cache:
+      return "cache";
+    case ChoiceSource::model:
+      return "model";
+    case ChoiceSource::defaults:
+      return "defaults";
+    case ChoiceSource::scf:
+      return "scf";
+    case ChoiceSource::scf_best:
+      return "scf_best";
   }
   return "unknown";
 }
@@ -75,6 +99,58 @@ DistMatrix<T> validation_s(const DistMatrix<T>* S, const CholeskyFactor<T>& fact
 }  // namespace
 
 template <class T>
+void Eigensolver<T>::start_autotune() {
+  // The search itself starts at the next call, when the problem's signature is known.
+  scf_ = std::make_shared<tune::ScfSearch>("", 0, 0, options_, std::vector<double>{});
+}
+
+template <class T>
+bool Eigensolver<T>::autotuning() const {
+  return scf_ && (scf_->key().empty() || !scf_->finished());
+}
+
+template <class T>
+std::string Eigensolver<T>::autotune_state() const {
+  return scf_ ? scf_->state() : std::string();
+}
+
+template <class T>
+void Eigensolver<T>::load_autotune_state(const std::string& state, MPI_Comm comm) {
+  raise_if_any(comm, !ranks_agree(comm, {static_cast<int>(state.size())}), ErrorCode::invalid_argument,
+               "load_autotune_state: the ranks passed different states");
+  std::optional<tune::ScfSearch> loaded;
+  std::string why;
+  try {
+    loaded.emplace(tune::ScfSearch::from_state(state));
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  raise_if_any(comm, !loaded, ErrorCode::invalid_argument, why);
+  scf_ = std::make_shared<tune::ScfSearch>(std::move(*loaded));
+}
+
+template <class T>
+TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
+  const Grid& grid = A.grid();
+  if (options_.solver != Solver::automatic && !scf_)
+    return TuneChoice{options_.solver, options_.block_size, options_.tune, ChoiceSource::user, 0};
+  const tune::Signature sig = tune::make_signature(type_letter<T>(), A.n(), nev, grid.nprow(),
+                                                   grid.npcol(), !options_.eigenvalues_only);
+  const std::string cache = tune::cache_path(options_.tune_file);
+  if (!scf_) return tune::automatic_choice(grid.comm(), sig, A.nb(), cache);
+  if (scf_->key() != sig.key()) {
+    // A new signature (or the first call after start_autotune): a new search, which
+    // starts from the cache's choice when the cache has one for this problem.
+    std::vector<double> predicted;
+    if (sig.n >= tune::model_min_n)
+      for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
+        predicted.push_back(tune::predict(s, sig, A.nb(), tune::machine_rates(grid.comm())).total);
+    scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted);
+  }
+  return scf_->next();
+}
+
+template <class T>
 std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
                                              const CholeskyFactor<T>* factor,
                                              const DistMatrix<T>* S) {
@@ -85,11 +161,10 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const MPI_Comm comm = grid.comm();
   const int n = A.n();
   const int nev = options_.nev < 0 ? n : options_.nev;
-  const int bs = options_.block_size > 0 ? options_.block_size : A.nb();
   // First, so that no later check runs on some ranks only.
   std::vector<int> arguments{n,
                              nev,
-                             bs,
+                             options_.block_size > 0 ? options_.block_size : A.nb(),
                              static_cast<int>(options_.solver),
                              static_cast<int>(options_.triangle),
                              options_.check_input ? 1 : 0,
@@ -109,7 +184,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
                "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
-  raise_if_any(comm, bs < 1, ErrorCode::invalid_argument, "block_size must be >= 1");
+  raise_if_any(comm, options_.block_size < 0 || (options_.block_size == 0 && A.nb() < 1),
+               ErrorCode::invalid_argument, "block_size must be >= 1");
   raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
                "bandwidth must be >= 0 (0: the solver's default)");
   raise_if_any(comm, !(options_.validation_tolerance >= 0), ErrorCode::invalid_argument,
@@ -135,6 +211,24 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (options_.eigenvalues_only) Z = nullptr;
   if (n == 0) return {};
 
+  choice_ = choose(A, nev);
+  const EigensolverOptions run = tune::merged(options_, choice_);
+  // A CholeskyFactor fixes the blocking of the generalized reduction.
+  const int bs = factor || run.block_size <= 0 ? (options_.block_size > 0 ? options_.block_size : A.nb())
+                                               : run.block_size;
+  // last_choice() tells what ran.
+  choice_.solver = run.solver;
+  choice_.block_size = bs;
+  choice_.tune = run.tune;
+  // An SCF trial that throws is recorded as failed (+inf), so the search moves on.
+  struct FailedTrial {
+    tune::ScfSearch* search;
+    TuneChoice choice;
+    ~FailedTrial() {
+      if (search) search->record(choice, std::numeric_limits<double>::infinity());
+    }
+  } failed{choice_.source == ChoiceSource::scf ? scf_.get() : nullptr, choice_};
+
   // Work on square blocks with the first block on process (0, 0).
   DistMatrix<T> copy;
   DistMatrix<T>* W = &A;
@@ -153,9 +247,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
     StageTimer timer(times_, Stage::validate);
     kept.emplace(dense::full_working_copy(*W, options_.triangle, bs));
   }
-  const Solver solver = options_.solver == Solver::automatic ? Solver::one_stage : options_.solver;
-  if (factor)
-    dense::reduce_generalized(*W, options_.triangle, *factor, solver, options_.tune, times_);
+  const Solver solver = run.solver;
+  if (factor) dense::reduce_generalized(*W, options_.triangle, *factor, solver, run.tune, times_);
   else
     dense::make_lower_valid(*W, options_.triangle);
 
@@ -178,14 +271,12 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       w = dense::solve_scalapack(*W, nev, Zs, times_);
       break;
     case Solver::two_stage:
-      w = dense::solve_two_stage<Device::host>(*W, nev, options_.bandwidth, Zs, options_.tune,
-                                               times_);
+      w = dense::solve_two_stage<Device::host>(*W, nev, run.bandwidth, Zs, run.tune, times_);
       break;
     default:
-      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, options_.tune, times_);
+      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, run.tune, times_);
   }
-  if (factor && Zs)
-    dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, options_.tune, times_);
+  if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, run.tune, times_);
   if (Z && Zs != Z) {
     StageTimer timer(times_, Stage::redistribute);
     Z->copy_from(*Zs, nev);
@@ -200,7 +291,23 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   }
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);
+  if (failed.search) {
+    failed.search = nullptr;
+    record_trial(grid, n, nev);
+  }
   return w;
+}
+
+template <class T>
+void Eigensolver<T>::record_trial(const Grid& grid, int n, int nev) {
+  scf_->record(choice_, times_.total);
+  const std::string cache = tune::cache_path(options_.tune_file);
+  if (scf_->finished() && !cache.empty())
+    tune::cache_store(grid.comm(),
+                      cache,
+                      tune::make_signature(type_letter<T>(), n, nev, grid.nprow(), grid.npcol(),
+                                           !options_.eigenvalues_only),
+                      scf_->best(), "scf");
 }
 
 namespace {

@@ -1,0 +1,165 @@
+// tseig-tune: measures the tuner's candidates for the problems asked for and writes the
+// tuning cache that Solver::automatic reads (ELPA's autotuning, run once per machine
+// instead of inside the application). Each problem runs the SCF-mode search on fresh
+// random matrices: the solvers (pruned by the machine model), then a hill climb over
+// block size, bandwidth and WY width; the table lists every trial.
+//
+//   mpiexec -n 2 tseig-tune --n 2000,4000 --nev-frac 1,0.2,0.05 --type d,z --tune-file F
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/parse_number.hpp"
+#include "tseig/tseig.hpp"
+#include "tune/candidate.hpp"
+#include "tune/scf_search.hpp"
+#include "tune/tune_cache.hpp"
+
+namespace {
+
+struct TuneOptions {
+  std::vector<int> n{2000};
+  std::vector<double> nev_frac{1.0, 0.2, 0.05};
+  std::string types = "d";
+  int nb = 64;
+  bool vectors = true;
+  std::string tune_file;
+};
+
+const char* usage =
+    "usage: tseig-tune [--n N[,N...]] [--nev-frac F[,F...]] [--type d,s,z,c] [--nb NB]\n"
+    "                  [--values-only] [--tune-file PATH]\n"
+    "Measures the candidates of the autotuner for each problem (random Hermitian, on all\n"
+    "ranks in the most square grid) and stores the best in the tuning cache\n"
+    "(--tune-file, else $TSEIG_TUNE_FILE, else ./tseig-tune.json).\n";
+
+using tseig::cli::UsageError;
+
+// A comma-separated list, each entry parsed by parse(flag, entry).
+template <class F>
+auto list(const std::string& flag, const std::string& text, F parse) {
+  std::vector<decltype(parse(flag, text))> out;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) out.push_back(parse(flag, item));
+  if (out.empty()) throw UsageError(flag + ": empty list");
+  return out;
+}
+
+TuneOptions parse(int argc, char** argv) {
+  TuneOptions o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--n")
+      o.n = list(a, value(), [](const std::string& f, const std::string& t) {
+        return tseig::cli::parse_int<int>(f, t, 1);
+      });
+    else if (a == "--nev-frac")
+      o.nev_frac = list(a, value(), [](const std::string& f, const std::string& t) {
+        return tseig::cli::parse_double(f, t);
+      });
+    else if (a == "--type")
+      o.types = value();
+    else if (a == "--nb")
+      o.nb = tseig::cli::parse_int<int>(a, value(), 1);
+    else if (a == "--values-only")
+      o.vectors = false;
+    else if (a == "--tune-file")
+      o.tune_file = value();
+    else if (a == "--help" || a == "-h")
+      throw UsageError("");
+    else
+      throw UsageError("unknown option '" + a + "'");
+  }
+  for (double f : o.nev_frac)
+    if (!(f > 0 && f <= 1)) throw UsageError("--nev-frac: fractions in (0, 1]");
+  for (char t : o.types)
+    if (t != ',' && t != 'd' && t != 's' && t != 'z' && t != 'c')
+      throw UsageError("--type takes d, s, z, c");
+  if (o.tune_file.empty()) o.tune_file = tseig::tune::cache_path("");
+  if (o.tune_file.empty()) o.tune_file = "tseig-tune.json";
+  return o;
+}
+
+template <class T>
+void tune_one(const tseig::Grid& g, int n, int nev, const TuneOptions& o, bool root) {
+  tseig::EigensolverOptions eo;
+  eo.nev = nev;
+  eo.eigenvalues_only = !o.vectors;
+  eo.tune_file = o.tune_file;
+  tseig::Eigensolver<T> es(eo);
+  es.start_autotune();
+  for (int seed = 1; es.autotuning(); ++seed) {
+    tseig::DistMatrix<T> A(g, n, n, o.nb);
+    tseig::generate::random_hermitian(A, seed);
+    if (o.vectors) {
+      tseig::DistMatrix<T> Z(g, n, nev, o.nb);
+      es.eigenvectors(A, Z);
+    } else {
+      es.eigenvalues(A);
+    }
+  }
+  if (!root) return;
+  const auto search = tseig::tune::ScfSearch::from_state(es.autotune_state());
+  const tseig::TuneChoice best = search.best();
+  std::printf("%c N=%d nev=%d grid %dx%d: %zu trials\n", tseig::type_letter<T>(), n, nev,
+              g.nprow(), g.npcol(), search.trials().size());
+  for (const auto& [c, s] : search.trials())
+    std::printf("  %-36s %9.3f s %s\n", tseig::tune::label(c).c_str(), s,
+                tseig::tune::same_point(c, best) ? "  <- best" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rc = 0;
+  try {
+    const TuneOptions o = parse(argc, argv);
+    const tseig::Grid g(MPI_COMM_WORLD, 0, 0);
+    for (char t : o.types)
+      for (int n : o.n)
+        for (double f : o.nev_frac) {
+          const int nev = std::max(1, static_cast<int>(f * n + 0.5));
+          switch (t) {
+            case 'd':
+              tune_one<double>(g, n, nev, o, rank == 0);
+              break;
+            case 's':
+              tune_one<float>(g, n, nev, o, rank == 0);
+              break;
+            case 'z':
+              tune_one<std::complex<double>>(g, n, nev, o, rank == 0);
+              break;
+            case 'c':
+              tune_one<std::complex<float>>(g, n, nev, o, rank == 0);
+              break;
+            default:
+              break;
+          }
+        }
+    if (rank == 0) std::printf("tuning cache: %s\n", o.tune_file.c_str());
+  } catch (const UsageError& e) {
+    if (rank == 0) {
+      if (*e.what()) std::fprintf(stderr, "tseig-tune: %s\n", e.what());
+      std::fputs(usage, stderr);
+    }
+    rc = 2;
+  } catch (const tseig::Error& e) {
+    if (rank == 0) std::fprintf(stderr, "tseig-tune: error (%s): %s\n", tseig::to_string(e.code()), e.what());
+    rc = 1;
+  }
+  MPI_Finalize();
+  return rc;
+}

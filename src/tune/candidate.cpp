@@ -1,0 +1,123 @@
+// The tuner's search space (see candidate.hpp).
+#include "tune/candidate.hpp"
+
+#include <algorithm>
+
+#include "core/json.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::tune {
+
+namespace {
+
+// Searched ranges: outside them no machine we know is faster, and the search stays short.
+constexpr int min_block = 16, max_block = 256;
+constexpr int min_band = 16, max_band = 512;
+constexpr int min_wy = 64, max_wy = 1024;
+
+int& knob(TuneChoice& c, Axis a) {
+  switch (a) {
+    case Axis::block_size:
+      return c.block_size;
+    case Axis::bandwidth_target:
+      return c.tune.bandwidth_target;
+    default:
+      return c.tune.wy_width;
+  }
+}
+
+}  // namespace
+
+TuneChoice normalized(TuneChoice c, int input_nb) {
+  const TuneParameters defaults;
+  if (c.block_size <= 0) c.block_size = input_nb;
+  if (c.solver == Solver::two_stage) {
+    const int b = std::max(c.tune.bandwidth_target, c.block_size);
+    c.tune.bandwidth_target = (b + c.block_size - 1) / c.block_size * c.block_size;
+  } else {
+    c.tune.bandwidth_target = defaults.bandwidth_target;
+    c.tune.band_sweeps_per_pass = defaults.band_sweeps_per_pass;
+  }
+  if (c.solver == Solver::scalapack) c.tune = defaults;
+  return c;
+}
+
+bool same_point(const TuneChoice& a, const TuneChoice& b) {
+  return a.solver == b.solver && a.block_size == b.block_size && a.tune == b.tune;
+}
+
+std::vector<Axis> axes(Solver s) {
+  switch (s) {
+    case Solver::two_stage:
+      return {Axis::block_size, Axis::bandwidth_target, Axis::wy_width};
+    case Solver::one_stage:
+      return {Axis::block_size, Axis::wy_width};
+    default:
+      return {Axis::block_size};
+  }
+}
+
+std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int n) {
+  const std::vector<Axis> mine = axes(c.solver);
+  if (std::find(mine.begin(), mine.end(), axis) == mine.end()) return std::nullopt;
+  TuneChoice next = c;
+  int& v = knob(next, axis);
+  v = dir > 0 ? 2 * v : v / 2;
+  const int lo = axis == Axis::block_size ? min_block
+                 : axis == Axis::bandwidth_target ? std::max(min_band, c.block_size)
+                                                  : min_wy;
+  const int hi = axis == Axis::block_size ? max_block
+                 : axis == Axis::bandwidth_target ? max_band
+                                                  : max_wy;
+  // Blocks or bands beyond N/2 only idle ranks.
+  if (v < lo || v > hi || (axis != Axis::wy_width && v > std::max(lo, n / 2))) return std::nullopt;
+  return normalized(next, next.block_size);
+}
+
+EigensolverOptions merged(const EigensolverOptions& user, const TuneChoice& choice) {
+  EigensolverOptions o = user;
+  if (user.solver == Solver::automatic) o.solver = choice.solver;
+  if (user.block_size <= 0 && choice.block_size > 0) o.block_size = choice.block_size;
+  const TuneParameters defaults;
+  for (const TuneField& f : tune_fields)
+    if (user.tune.*f.value == defaults.*f.value) o.tune.*f.value = choice.tune.*f.value;
+  return o;
+}
+
+std::string choice_json(const TuneChoice& c) {
+  std::string s = std::string("{\"solver\":\"") + to_string(c.solver) +
+                  "\",\"block_size\":" + std::to_string(c.block_size);
+  for (const TuneField& f : tune_fields)
+    s += ",\"" + std::string(f.name) + "\":" + std::to_string(c.tune.*f.value);
+  return s + "}";
+}
+
+TuneChoice choice_from_json(const JsonValue& v) {
+  auto number = [&](const std::string& key, int min) {
+    const JsonValue* x = v.find(key);
+    if (!x || !x->is(JsonValue::Kind::number) || x->number() < min || x->number() > 1 << 24 ||
+        x->number() != static_cast<int>(x->number()))
+      throw Error(ErrorCode::io_error, "tuning choice: '" + key + "' missing or out of range");
+    return static_cast<int>(x->number());
+  };
+  TuneChoice c;
+  try {
+    c.solver = solver_from_string(v.string_or("solver", ""));
+  } catch (const Error&) {
+    throw Error(ErrorCode::io_error, "tuning choice: 'solver' missing or unknown");
+  }
+  if (c.solver == Solver::automatic)
+    throw Error(ErrorCode::io_error, "tuning choice: 'solver' must be a concrete solver");
+  c.block_size = number("block_size", 0);
+  for (const TuneField& f : tune_fields) c.tune.*f.value = number(std::string(f.name), f.min);
+  return c;
+}
+
+std::string label(const TuneChoice& c) {
+  std::string s = std::string(to_string(c.solver)) + " nb=" + std::to_string(c.block_size);
+  if (c.solver == Solver::two_stage) s += " b=" + std::to_string(c.tune.bandwidth_target);
+  if (c.solver != Solver::scalapack) s += " wy=" + std::to_string(c.tune.wy_width);
+  return s;
+}
+
+}  // namespace tseig::tune

@@ -1,0 +1,153 @@
+// Machine model (see machine_model.hpp). Times are per rank: flops / (P · rate · e) with
+// e the stage's efficiency, plus bytes / bandwidth, plus messages × latency.
+//
+// The efficiencies were measured with tseig-solve's stage times (N = 1000…4000, 1 and 2
+// ranks, nb = 64, real; README "Autotuning"), as the stage's flop rate over the dgemm
+// rate of the same run. The stages of a solver differ by nev, N and P in exactly these
+// counts, which is what the choice needs: it compares solvers, it does not promise seconds.
+#include "tune/machine_model.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <vector>
+
+#include "core/blas/host.hpp"
+
+namespace tseig::tune {
+
+namespace {
+
+double seconds_of(auto&& f) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int rep = 0; rep < 3; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+// Slowest rank's rate: the choice must be the same everywhere, and the slowest rank sets
+// the pace of a collective solve.
+double slowest(MPI_Comm comm, double rate) {
+  MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return rate;
+}
+
+// Per-stage efficiencies (fractions of the dgemm rate; see the file comment).
+constexpr double e_tridiagonalize = 0.25;   // one_stage: half BLAS-2 (memory-bound)
+constexpr double e_scalapack_trd = 0.17;    // pdsytrd
+constexpr double e_divide_conquer = 0.47;   // (4/3)·N³ merge flops
+constexpr double e_backtransform = 0.64;   // compact-WY GEMMs
+constexpr double e_reduce_to_band = 0.51;
+constexpr double e_bulge_chase = 0.05;      // 6·N²·b flops, memory-bound
+constexpr double e_backtransform_band = 0.30;
+constexpr double e_scalapack_bt = 0.55;     // pdormtr
+// Messages per step of a distributed reduction (broadcasts and sums along rows/columns).
+constexpr double messages_per_column = 6;
+
+}  // namespace
+
+MachineRates calibrate(MPI_Comm comm) {
+  MachineRates r;
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  MPI_Barrier(comm);
+  {
+    const int n = 512;
+    std::vector<double> a(n * n, 0.5), b(n * n, 0.25), c(n * n, 0.0);
+    const double s =
+        seconds_of([&] { blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n); });
+    r.gemm_gflops = slowest(comm, 2.0 * n * n * n / s * 1e-9);
+  }
+  {
+    const std::size_t n = std::size_t{1} << 22;  // 3 × 32 MiB: beyond every cache
+    std::vector<double> a(n, 1.0), b(n, 2.0), c(n, 0.0);
+    const double s = seconds_of([&] {
+      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] + 3.0 * b[i];
+    });
+    r.stream_gbs = slowest(comm, 3.0 * 8 * n / s * 1e-9);
+  }
+  if (p > 1) {
+    double x = 1;
+    const int reps = 50;
+    const double s = seconds_of([&] {
+      for (int k = 0; k < reps; ++k) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, comm);
+    });
+    r.latency_s = -slowest(comm, -s / reps);
+    std::vector<double> v(std::size_t{1} << 18, 1.0);  // 2 MiB
+    const double t = seconds_of(
+        [&] { MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_SUM, comm); });
+    r.network_gbs = slowest(comm, 8.0 * v.size() / t * 1e-9);
+  }
+  return r;
+}
+
+const MachineRates& machine_rates(MPI_Comm comm) {
+  static std::map<int, MachineRates> known;
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  // Every rank of comm has the same p, so all of them calibrate or none does.
+  auto it = known.find(p);
+  if (it == known.end()) it = known.emplace(p, calibrate(comm)).first;
+  return it->second;
+}
+
+Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates) {
+  const double n = sig.n, nev = std::max(1, sig.nev), p = sig.ranks();
+  const bool complex = sig.type == 'z' || sig.type == 'c';
+  const bool single = sig.type == 's' || sig.type == 'c';
+  // A complex flop counted as a real one costs 4; single precision runs twice as fast.
+  const double flop_s = (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * rates.gemm_gflops * 1e9 * p);
+  const double hops = std::log2(std::max(2.0, p));
+  const double latency = p > 1 ? rates.latency_s * hops : 0.0;
+  const double b = std::max<double>(TuneParameters{}.bandwidth_target, nb);
+  const double n3 = n * n * n, vectors = sig.vectors ? 2 * n * n * nev : 0.0;
+  // Without vectors divide & conquer only finds the roots: O(N²).
+  const double merges = sig.vectors ? 4.0 / 3 * n3 : 0.0;
+  Prediction out;
+  auto stage = [&](const char* name, double seconds) {
+    out.stages.emplace_back(name, seconds);
+    out.total += seconds;
+  };
+  switch (solver) {
+    case Solver::two_stage:
+      stage("reduce_to_band", 4.0 / 3 * n3 * flop_s / e_reduce_to_band + 4 * n / nb * latency);
+      stage("bulge_chase", 6 * n * n * b * flop_s / e_bulge_chase + n * latency);
+      stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
+      stage("backtransform_band", vectors * flop_s / e_backtransform_band);
+      stage("backtransform_full", vectors * flop_s / e_backtransform);
+      break;
+    case Solver::scalapack:
+      stage("tridiagonalize", 4.0 / 3 * n3 * flop_s / e_scalapack_trd +
+                                  2 * messages_per_column * n * latency);
+      stage("tridiagonal_solve", nev < n ? 0.0 : merges * flop_s / e_divide_conquer);
+      stage("backtransform", vectors * flop_s / e_scalapack_bt);
+      break;
+    default:
+      stage("tridiagonalize", 4.0 / 3 * n3 * flop_s / e_tridiagonalize +
+                                  messages_per_column * n * latency);
+      stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
+      stage("backtransform", vectors * flop_s / e_backtransform);
+  }
+  return out;
+}
+
+TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates) {
+  TuneChoice best;
+  best.source = ChoiceSource::model;
+  best.seconds = std::numeric_limits<double>::infinity();
+  for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    const double t = predict(s, sig, nb, rates).total;
+    if (t < best.seconds) {
+      best.solver = s;
+      best.seconds = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace tseig::tune

@@ -1,0 +1,41 @@
+#pragma once
+// The machine model behind Solver::automatic when nothing was measured: each stage's
+// flop and byte counts divided by this machine's rates. The rates are calibrated once
+// per process and rank count (a dgemm, a STREAM triad, an allreduce ping: ≈ 0.1 s, the
+// same on every rank); the per-stage efficiencies (fractions of those rates the stages
+// reach) are measured constants of tseig's kernels, documented in machine_model.cpp.
+#include <mpi.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tseig/eigensolver.hpp"
+#include "tune/signature.hpp"
+
+namespace tseig::tune {
+
+struct MachineRates {
+  double gemm_gflops = 0;   ///< double-precision dgemm per rank, all ranks running
+  double stream_gbs = 0;    ///< triad bandwidth per rank, all ranks running
+  double latency_s = 0;     ///< one small allreduce over the communicator (0 on one rank)
+  double network_gbs = 0;   ///< allreduce bandwidth per rank (0 on one rank)
+};
+
+/// Collective: measures the rates on `comm`; every rank returns the same numbers.
+MachineRates calibrate(MPI_Comm comm);
+/// Collective: calibrate(comm), done once per process and communicator size.
+const MachineRates& machine_rates(MPI_Comm comm);
+
+struct Prediction {
+  std::vector<std::pair<std::string, double>> stages;  ///< seconds per stage
+  double total = 0;
+};
+
+/// Predicted seconds of `solver` (default knobs, block size `nb`) on the problem `sig`.
+Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates);
+
+/// The solver with the smallest prediction (source model, seconds its prediction).
+TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates);
+
+}  // namespace tseig::tune

@@ -1,0 +1,172 @@
+// The pruned search (see scf_search.hpp).
+#include "tune/scf_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/json.hpp"
+#include "tseig/error.hpp"
+#include "tune/candidate.hpp"
+#include "tune/json_value.hpp"
+
+namespace tseig::tune {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+// A solver the model predicts this much slower than the fastest is not tried.
+constexpr double prune_factor = 2.0;
+// The first trial also pays for cold caches; it runs again when it came this close.
+constexpr double remeasure_within = 1.25;
+
+}  // namespace
+
+ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
+                     std::vector<double> predicted)
+    : key_(std::move(key)), n_(n) {
+  base_.block_size = user.block_size > 0 ? user.block_size : input_nb;
+  base_.tune = user.tune;
+  const TuneParameters defaults;
+  if (user.block_size > 0) fixed_axes_.push_back(static_cast<int>(Axis::block_size));
+  if (user.tune.bandwidth_target != defaults.bandwidth_target)
+    fixed_axes_.push_back(static_cast<int>(Axis::bandwidth_target));
+  if (user.tune.wy_width != defaults.wy_width) fixed_axes_.push_back(static_cast<int>(Axis::wy_width));
+  const std::vector<Solver> all{Solver::one_stage, Solver::two_stage, Solver::scalapack};
+  if (user.solver != Solver::automatic) {
+    solvers_ = {user.solver};
+  } else if (predicted.size() != all.size()) {
+    solvers_ = all;
+  } else {
+    std::vector<int> order{0, 1, 2};
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return predicted[a] < predicted[b]; });
+    const double fastest = predicted[order[0]];
+    for (int k : order)
+      if (predicted[k] <= prune_factor * fastest) solvers_.push_back(all[k]);
+  }
+  base_.solver = solvers_.front();
+  base_ = normalized(base_, base_.block_size);
+}
+
+int ScfSearch::count(const TuneChoice& c) const {
+  return static_cast<int>(std::count_if(trials_.begin(), trials_.end(), [&](const auto& t) {
+    return same_point(t.first, c) && std::isfinite(t.second);
+  }));
+}
+
+bool ScfSearch::done(const TuneChoice& c) const {
+  // A failure may be the input's fault (not Hermitian, say): it is tried once more.
+  const auto failures = std::count_if(trials_.begin(), trials_.end(), [&](const auto& t) {
+    return same_point(t.first, c) && !std::isfinite(t.second);
+  });
+  return count(c) > 0 || failures >= 2;
+}
+
+double ScfSearch::seconds(const TuneChoice& c) const {
+  double s = inf;
+  for (const auto& [choice, t] : trials_)
+    if (same_point(choice, c)) s = std::min(s, t);
+  return s;
+}
+
+TuneChoice ScfSearch::best() const {
+  TuneChoice b = base_;
+  double t = inf;
+  for (const auto& [choice, s] : trials_)
+    if (s < t) {
+      b = choice;
+      t = s;
+    }
+  b.source = ChoiceSource::scf_best;
+  b.seconds = std::isfinite(t) ? t : 0;
+  return b;
+}
+
+std::optional<TuneChoice> ScfSearch::pending() const {
+  if (static_cast<int>(trials_.size()) >= max_trials) return std::nullopt;
+  for (Solver s : solvers_) {
+    TuneChoice c = base_;
+    c.solver = s;
+    c = normalized(c, c.block_size);
+    if (!done(c)) return c;
+  }
+  const TuneChoice b = best();
+  const TuneChoice& first = trials_.front().first;
+  if (count(first) == 1 && !same_point(first, b) && seconds(first) <= remeasure_within * seconds(b))
+    return first;
+  for (Axis axis : axes(b.solver)) {
+    if (std::find(fixed_axes_.begin(), fixed_axes_.end(), static_cast<int>(axis)) != fixed_axes_.end())
+      continue;
+    for (int dir : {+1, -1})
+      if (auto c = neighbor(b, axis, dir, n_); c && !done(*c)) return c;
+  }
+  return std::nullopt;
+}
+
+TuneChoice ScfSearch::next() const {
+  if (auto c = pending()) {
+    c->source = ChoiceSource::scf;
+    c->seconds = 0;
+    return *c;
+  }
+  return best();
+}
+
+void ScfSearch::record(const TuneChoice& ran, double s) {
+  TuneChoice c = ran;
+  c.seconds = s;
+  trials_.emplace_back(c, std::isfinite(s) ? s : inf);
+}
+
+std::string ScfSearch::state() const {
+  std::string s = "{\"tseig_autotune_state\":1,\"key\":" + json::string(key_) +
+                  ",\"n\":" + std::to_string(n_) + ",\"base\":" + choice_json(base_) + ",\"solvers\":[";
+  for (std::size_t k = 0; k < solvers_.size(); ++k)
+    s += std::string(k ? "," : "") + "\"" + to_string(solvers_[k]) + "\"";
+  s += "],\"fixed_axes\":[";
+  for (std::size_t k = 0; k < fixed_axes_.size(); ++k)
+    s += (k ? "," : "") + std::to_string(fixed_axes_[k]);
+  s += "],\"trials\":[";
+  for (std::size_t k = 0; k < trials_.size(); ++k)
+    s += std::string(k ? "," : "") + "{\"choice\":" + choice_json(trials_[k].first) +
+         ",\"seconds\":" + json::number(trials_[k].second) + "}";
+  return s + "]}";
+}
+
+ScfSearch ScfSearch::from_state(const std::string& text) {
+  try {
+    const JsonValue v = JsonValue::parse(text);
+    if (v.number_or("tseig_autotune_state", 0) != 1)
+      throw Error(ErrorCode::io_error, "no tseig_autotune_state 1");
+    const JsonValue* base = v.find("base");
+    const JsonValue* solvers = v.find("solvers");
+    const JsonValue* fixed = v.find("fixed_axes");
+    const JsonValue* trials = v.find("trials");
+    if (!base || !solvers || !solvers->is(JsonValue::Kind::array) || solvers->array().empty() ||
+        !fixed || !fixed->is(JsonValue::Kind::array) || !trials || !trials->is(JsonValue::Kind::array))
+      throw Error(ErrorCode::io_error, "base, solvers, fixed_axes or trials missing");
+    ScfSearch s;
+    s.key_ = v.string_or("key", "");
+    s.n_ = static_cast<int>(v.number_or("n", 0));
+    s.base_ = choice_from_json(*base);
+    for (const JsonValue& x : solvers->array()) {
+      const Solver sv = solver_from_string(x.is(JsonValue::Kind::string) ? x.string() : "");
+      if (sv == Solver::automatic) throw Error(ErrorCode::io_error, "solver auto in the list");
+      s.solvers_.push_back(sv);
+    }
+    for (const JsonValue& x : fixed->array()) s.fixed_axes_.push_back(static_cast<int>(x.number()));
+    for (const JsonValue& t : trials->array()) {
+      const JsonValue* c = t.find("choice");
+      if (!c) throw Error(ErrorCode::io_error, "a trial without its choice");
+      const JsonValue* sec = t.find("seconds");
+      // null: a failed trial (JSON has no infinity).
+      s.trials_.emplace_back(choice_from_json(*c), sec && sec->is(JsonValue::Kind::number) ? sec->number() : inf);
+    }
+    return s;
+  } catch (const Error& e) {
+    throw Error(ErrorCode::invalid_argument, std::string("not an autotune state: ") + e.what());
+  }
+}
+
+}  // namespace tseig::tune

@@ -1,0 +1,58 @@
+#pragma once
+// The pruned search behind the SCF mode and tseig-tune: coarse over the solvers (in the
+// machine model's order, those predicted more than 2× slower than the fastest left out),
+// then a hill climb from the best along its knobs (block size, bandwidth, WY width; each
+// doubled and halved) until no untried neighbour of the best is left, at most
+// `max_trials` calls. Each candidate runs once (one that fails, once more); the first
+// (which also warms the caches) runs again when it came within 25 % of the best. The state is the list of trials, so
+// a search saved and loaded continues exactly where it was.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tseig/eigensolver.hpp"
+
+namespace tseig::tune {
+
+class ScfSearch {
+ public:
+  static constexpr int max_trials = 12;
+
+  /// A search for the problem with signature key `key` and order n. Values the user set
+  /// in `user` (solver, block_size, knobs) stay fixed; `input_nb` is the matrix's block
+  /// size; `predicted` the model's seconds for one_stage, two_stage, scalapack (empty:
+  /// no model, that order).
+  ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
+            std::vector<double> predicted);
+
+  const std::string& key() const { return key_; }
+  bool finished() const { return !pending(); }
+  /// The candidate to run now (source scf), or the best (scf_best) once finished.
+  TuneChoice next() const;
+  /// The seconds a call with `ran` took (+inf when it failed).
+  void record(const TuneChoice& ran, double seconds);
+  /// The fastest candidate so far (source scf_best; defaults when nothing succeeded).
+  TuneChoice best() const;
+  const std::vector<std::pair<TuneChoice, double>>& trials() const { return trials_; }
+
+  /// The whole state as JSON, and back (Error(invalid_argument) for a text that is not one).
+  std::string state() const;
+  static ScfSearch from_state(const std::string& text);
+
+ private:
+  ScfSearch() = default;
+  std::optional<TuneChoice> pending() const;
+  int count(const TuneChoice& c) const;  // successful trials of c
+  bool done(const TuneChoice& c) const;   // measured, or failed twice
+  double seconds(const TuneChoice& c) const;  // best measurement of c, +inf if none
+
+  std::string key_;
+  int n_ = 0;
+  TuneChoice base_;             // normalised start: user's values, defaults elsewhere
+  std::vector<Solver> solvers_;  // coarse phase, in order
+  std::vector<int> fixed_axes_;  // Axis values the user set
+  std::vector<std::pair<TuneChoice, double>> trials_;
+};
+
+}  // namespace tseig::tune

@@ -1,0 +1,152 @@
+// The tuning cache file (see tune_cache.hpp). Layout:
+//   {"tseig_tune_format": 1,
+//    "entries": {"<signature key>": {"signature": {...}, "choice": {...},
+//                                    "seconds": 4.9, "by": "tseig-tune"}}}
+#include "tune/tune_cache.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/json.hpp"
+#include "tseig/error.hpp"
+#include "tune/candidate.hpp"
+#include "tune/json_value.hpp"
+
+namespace tseig::tune {
+
+namespace {
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+// One warning per file and process: a DFT run calls the solver thousands of times.
+void warn_once(const std::string& path, const std::string& why) {
+  static std::set<std::string> warned;
+  if (warned.insert(path).second)
+    std::fprintf(stderr, "tseig: warning: tuning cache '%s' ignored: %s\n", path.c_str(),
+                 why.c_str());
+}
+
+bool read_text(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  text = s.str();
+  return true;
+}
+
+// The parsed file, checked to be a cache of this format.
+JsonValue parse_cache(const std::string& text) {
+  JsonValue doc = JsonValue::parse(text);
+  const double format = doc.number_or("tseig_tune_format", -1);
+  if (format < 0) throw Error(ErrorCode::io_error, "not a tseig tuning cache (no tseig_tune_format)");
+  if (format != cache_format)
+    throw Error(ErrorCode::io_error, "format " + json::number(format) + ", this build reads " +
+                                         std::to_string(cache_format));
+  const JsonValue* entries = doc.find("entries");
+  if (!entries || !entries->is(JsonValue::Kind::object))
+    throw Error(ErrorCode::io_error, "'entries' is missing or not an object");
+  return doc;
+}
+
+// Rank 0's text to every rank (empty: nothing).
+std::string broadcast(MPI_Comm comm, std::string s) {
+  int size = static_cast<int>(s.size());
+  MPI_Bcast(&size, 1, MPI_INT, 0, comm);
+  s.resize(static_cast<std::size_t>(size));
+  if (size > 0) MPI_Bcast(s.data(), size, MPI_CHAR, 0, comm);
+  return s;
+}
+
+}  // namespace
+
+std::string cache_path(const std::string& option) {
+  if (!option.empty()) return option;
+  const char* env = std::getenv("TSEIG_TUNE_FILE");
+  return env ? env : "";
+}
+
+std::optional<TuneChoice> find_in_cache_text(const std::string& text, const std::string& key) {
+  const JsonValue doc = parse_cache(text);
+  const JsonValue* entry = doc.find("entries")->find(key);
+  if (!entry) return std::nullopt;
+  const JsonValue* choice = entry->find("choice");
+  if (!choice) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
+  TuneChoice c = choice_from_json(*choice);
+  c.source = ChoiceSource::cache;
+  c.seconds = entry->number_or("seconds", 0);
+  return c;
+}
+
+std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path, const Signature& sig) {
+  if (path.empty()) return std::nullopt;
+  std::string found;  // the choice as JSON plus its seconds, on rank 0
+  if (rank_of(comm) == 0) {
+    std::string text;
+    if (read_text(path, text)) {
+      try {
+        if (auto c = find_in_cache_text(text, sig.key()))
+          found = "{\"choice\":" + choice_json(*c) + ",\"seconds\":" + json::number(c->seconds) + "}";
+      } catch (const Error& e) {
+        warn_once(path, e.what());
+      }
+    }
+  }
+  found = broadcast(comm, found);
+  if (found.empty()) return std::nullopt;
+  const JsonValue v = JsonValue::parse(found);
+  TuneChoice c = choice_from_json(*v.find("choice"));
+  c.source = ChoiceSource::cache;
+  c.seconds = v.number_or("seconds", 0);
+  return c;
+}
+
+bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
+                 const TuneChoice& choice, const std::string& by) {
+  int ok = 1;
+  if (rank_of(comm) == 0) {
+    // Keep the other entries of a valid file; a corrupt or foreign one is replaced.
+    std::map<std::string, std::string> entries;
+    std::string text;
+    if (read_text(path, text)) {
+      try {
+        for (const auto& [k, v] : parse_cache(text).find("entries")->object()) entries[k] = v.dump();
+      } catch (const Error& e) {
+        warn_once(path, std::string(e.what()) + " (it is rewritten)");
+      }
+    }
+    entries[sig.key()] = "{\"signature\":" + sig.json() + ",\"choice\":" + choice_json(choice) +
+                         ",\"seconds\":" + json::number(choice.seconds, "%.4g") +
+                         ",\"by\":" + json::string(by) + "}";
+    std::string out = "{\"tseig_tune_format\":" + std::to_string(cache_format) + ",\"entries\":{";
+    bool first = true;
+    for (const auto& [k, v] : entries) {
+      out += (first ? "\n  " : ",\n  ") + json::string(k) + ": " + v;
+      first = false;
+    }
+    out += "\n}}\n";
+    const std::string tmp = path + ".tmp." + std::to_string(getpid());
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << out;
+    f.close();
+    if (!f || std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      std::fprintf(stderr, "tseig: warning: cannot write the tuning cache '%s'\n", path.c_str());
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  return ok != 0;
+}
+
+}  // namespace tseig::tune

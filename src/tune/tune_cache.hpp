@@ -1,0 +1,37 @@
+#pragma once
+// The tuning cache: a human-readable JSON file of measured choices, one per problem
+// signature. Rank 0 reads and writes it; the others receive what it found, so every rank
+// makes the same choice. A missing file is an empty cache; a corrupt one, one of another
+// format version, or an entry that does not parse is ignored with one warning per file
+// (never an error: the next way to a choice takes over). Writes go to a temporary file
+// renamed over the old one, so a reader never sees half a file.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+
+#include "tseig/eigensolver.hpp"
+#include "tune/signature.hpp"
+
+namespace tseig::tune {
+
+/// The file format version this build reads and writes.
+inline constexpr int cache_format = 1;
+
+/// The cache path: `option` when not empty, else $TSEIG_TUNE_FILE, else "".
+std::string cache_path(const std::string& option);
+
+/// Collective: the measured choice for `sig` (source cache), if the file has one.
+std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path, const Signature& sig);
+
+/// Collective: stores `choice` (its seconds as measured) for `sig`, replacing an older
+/// entry; `by` says who measured it ("tseig-tune", "scf"). Returns false on every rank,
+/// after one warning, when the file cannot be written.
+bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
+                 const TuneChoice& choice, const std::string& by);
+
+/// Rank-local parsing of a cache text, for the readers above and the fuzz target:
+/// the entry of `key`, nullopt when absent; Error(io_error) when the text is malformed.
+std::optional<TuneChoice> find_in_cache_text(const std::string& text, const std::string& key);
+
+}  // namespace tseig::tune

@@ -1,0 +1,192 @@
+// Solver::automatic and the SCF mode through Eigensolver, at 1, 2 and 4 ranks: the same
+// choice on every rank, the cache read, written and survived when corrupt, user values
+// kept, every SCF call a correct solve (also around a failing one), state save and load.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "test_util.hpp"
+#include "tune/candidate.hpp"
+#include "tune/signature.hpp"
+#include "tune/tune_cache.hpp"
+
+namespace tseig::test {
+namespace {
+
+// One path for all ranks (rank 0's pid), removed at the end.
+struct TempFile {
+  std::string path;
+  TempFile() {
+    int pid = static_cast<int>(getpid());
+    MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    static int count = 0;
+    path = "/tmp/tseig_tune_test_" + std::to_string(pid) + "_" + std::to_string(count++) + ".json";
+  }
+  ~TempFile() {
+    MPI_Barrier(MPI_COMM_WORLD);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::remove(path.c_str());
+  }
+  void write(const std::string& text) const {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::ofstream(path) << text;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+};
+
+// The same value on every rank.
+void expect_agreed(int value, const std::string& what) {
+  int lo = value, hi = value;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(lo, hi) << what;
+}
+
+Grid world_grid() { return test_grids().back(); }
+
+template <class T>
+std::vector<real_t<T>> solve_with(Eigensolver<T>& es, const Grid& g, int n, int nb, int seed,
+                                  bool vectors = true) {
+  DistMatrix<T> A(g, n, n, nb);
+  generate::random_hermitian(A, seed);
+  if (!vectors) return es.eigenvalues(A);
+  DistMatrix<T> Z(g, n, n, nb);
+  return es.eigenvectors(A, Z);
+}
+
+TEST(Autotune, ModelChoiceIsTheSameOnEveryRank) {
+  const Grid g = world_grid();
+  EigensolverOptions o;
+  o.eigenvalues_only = true;
+  Eigensolver<double> es(o);
+  solve_with(es, g, 1000, 32, 1, false);
+  EXPECT_EQ(es.last_choice().source, ChoiceSource::model);
+  expect_agreed(static_cast<int>(es.last_choice().solver), "model solver");
+  // Below the model's threshold: the defaults.
+  solve_with(es, g, 100, 16, 1, false);
+  EXPECT_EQ(es.last_choice().source, ChoiceSource::defaults);
+  EXPECT_EQ(es.last_choice().solver, Solver::one_stage);
+}
+
+TEST(Autotune, CacheEntryIsUsedAndUserValuesKept) {
+  const Grid g = world_grid();
+  const int n = 120, nb = 16;
+  TempFile file;
+  TuneChoice stored{Solver::scalapack, 32};
+  stored.seconds = 0.5;
+  ASSERT_TRUE(tune::cache_store(g.comm(), file.path,
+                                tune::make_signature('d', n, n, g.nprow(), g.npcol(), true), stored,
+                                "test"));
+  EigensolverOptions o;
+  o.tune_file = file.path;
+  Eigensolver<double> es(o);
+  const auto w = solve_with(es, g, n, nb, 2);
+  EXPECT_EQ(es.last_choice().source, ChoiceSource::cache);
+  EXPECT_EQ(es.last_choice().solver, Solver::scalapack);
+  EXPECT_EQ(es.last_choice().block_size, 32);
+  Eigensolver<double> reference(EigensolverOptions{Solver::one_stage});
+  const auto w_ref = solve_with(reference, g, n, nb, 2);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(w[i], w_ref[i], 1e-12 * n) << i;
+
+  // The user's solver and block size win over the cache.
+  o.solver = Solver::two_stage;
+  o.block_size = 8;
+  Eigensolver<double> user(o);
+  solve_with(user, g, n, nb, 2);
+  EXPECT_EQ(user.last_choice().source, ChoiceSource::user);
+  EXPECT_EQ(user.last_choice().solver, Solver::two_stage);
+  EXPECT_EQ(user.last_choice().block_size, 8);
+  // Another signature (complex) is not in the cache.
+  Eigensolver<std::complex<double>> other(EigensolverOptions{.tune_file = file.path});
+  solve_with(other, g, n, nb, 2);
+  EXPECT_EQ(other.last_choice().source, ChoiceSource::defaults);
+}
+
+TEST(Autotune, CorruptForeignOrMissingCacheFallsBack) {
+  const Grid g = world_grid();
+  TempFile file;
+  for (const std::string text :
+       {std::string("{\"tseig_tune_format\":1,\"entries\":{"), std::string("\x01\x02garbage"),
+        std::string("{\"tseig_tune_format\":7,\"entries\":{}}"), std::string("[]"),
+        std::string("{\"tseig_tune_format\":1,\"entries\":{\"") +
+            tune::make_signature('d', 64, 64, g.nprow(), g.npcol(), true).key() +
+            "\":{\"choice\":{\"solver\":\"warp\"}}}}"}) {
+    file.write(text);
+    EigensolverOptions o;
+    o.tune_file = file.path;
+    Eigensolver<double> es(o);
+    const auto w = solve_with(es, g, 64, 16, 3);
+    EXPECT_EQ(es.last_choice().source, ChoiceSource::defaults);
+    EXPECT_EQ(w.size(), 64u);
+  }
+  EigensolverOptions missing;
+  missing.tune_file = "/nonexistent/dir/tune.json";
+  Eigensolver<double> es(missing);
+  solve_with(es, g, 64, 16, 3);
+  EXPECT_EQ(es.last_choice().source, ChoiceSource::defaults);
+}
+
+TEST(Autotune, ScfModeStaysCorrectSurvivesAFailureAndFillsTheCache) {
+  const Grid g = world_grid();
+  const int n = 150, nb = 16;
+  TempFile file;
+  EigensolverOptions o;
+  o.tune_file = file.path;
+  o.validate = true;  // every call is checked: residual, orthogonality, count
+  Eigensolver<double> es(o);
+  Eigensolver<double> reference(EigensolverOptions{Solver::one_stage});
+  const auto w_ref = solve_with(reference, g, n, nb, 4);
+  es.start_autotune();
+  EXPECT_TRUE(es.autotuning());
+  int calls = 0;
+  bool failed_once = false;
+  while (es.autotuning() && calls < 20) {
+    if (calls == 2 && !failed_once) {
+      // A non-Hermitian input mid-tuning: an error on every rank, the search goes on.
+      DistMatrix<double> bad(g, n, n, nb);
+      generate::random_hermitian(bad, 4);
+      if (bad.is_local(0, 1)) bad.local(bad.local_row(0), bad.local_col(1)) += 1;
+      DistMatrix<double> Z(g, n, n, nb);
+      EXPECT_EQ(error_of([&] { es.eigenvectors(bad, Z); }).code(), ErrorCode::not_hermitian);
+      failed_once = true;
+      continue;
+    }
+    const auto w = solve_with(es, g, n, nb, 4);
+    EXPECT_EQ(es.last_choice().source, ChoiceSource::scf);
+    expect_agreed(static_cast<int>(es.last_choice().solver), "trial solver");
+    expect_agreed(es.last_choice().block_size, "trial block size");
+    ASSERT_TRUE(es.validation() && es.validation()->passed());
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(w[i], w_ref[i], 1e-12 * n) << "call " << calls;
+    ++calls;
+  }
+  EXPECT_FALSE(es.autotuning());
+  EXPECT_LE(calls, 13);  // at most 12 trials, plus the failed one's retry
+  solve_with(es, g, n, nb, 4);
+  EXPECT_EQ(es.last_choice().source, ChoiceSource::scf_best);
+  const TuneChoice best = es.last_choice();
+
+  // The finished search wrote the cache: a new solver picks the best from it.
+  EigensolverOptions fresh;
+  fresh.tune_file = file.path;
+  Eigensolver<double> later(fresh);
+  solve_with(later, g, n, nb, 4);
+  EXPECT_EQ(later.last_choice().source, ChoiceSource::cache);
+  EXPECT_TRUE(tune::same_point(later.last_choice(), best));
+
+  // State: saved and loaded, the search is where it was; junk is refused on every rank.
+  Eigensolver<double> resumed;
+  resumed.load_autotune_state(es.autotune_state(), g.comm());
+  EXPECT_FALSE(resumed.autotuning());
+  solve_with(resumed, g, n, nb, 4);
+  EXPECT_EQ(resumed.last_choice().source, ChoiceSource::scf_best);
+  EXPECT_EQ(error_of([&] { resumed.load_autotune_state("{\"x\":1}", g.comm()); }).code(),
+            ErrorCode::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tseig::test

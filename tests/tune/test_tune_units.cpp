@@ -1,0 +1,233 @@
+// The tuner's rank-local parts: the JSON reader, the search space, the machine model's
+// ranking on synthetic rates, the SCF search as a state machine, the cache text.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "core/json.hpp"
+#include "test_util.hpp"
+#include "tune/candidate.hpp"
+#include "tune/json_value.hpp"
+#include "tune/machine_model.hpp"
+#include "tune/scf_search.hpp"
+#include "tune/tune_cache.hpp"
+
+namespace tseig::test {
+namespace {
+
+using tune::JsonValue;
+
+TEST(TuneJson, ParsesAndDumpsBack) {
+  const std::string text =
+      R"( {"a": [1, -2.5e3, true, false, null], "b": {"c": "x\"y\u00e9\n"}, "d": []} )";
+  const JsonValue v = JsonValue::parse(text);
+  ASSERT_TRUE(v.is(JsonValue::Kind::object));
+  EXPECT_EQ(v.find("a")->array().size(), 5u);
+  EXPECT_EQ(v.find("a")->array()[1].number(), -2500);
+  EXPECT_TRUE(v.find("a")->array()[2].boolean());
+  EXPECT_FALSE(v.find("a")->array()[3].boolean());
+  EXPECT_EQ(v.find("b")->string_or("c", ""), "x\"y\xc3\xa9\n");
+  EXPECT_EQ(JsonValue::parse(v.dump()).dump(), v.dump());
+}
+
+TEST(TuneJson, MalformedTextsAreErrors) {
+  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "{\"a\":1}x", "\"abc", "01x", "-", "1e",
+                          "[1e999]", "{\"a\":tru}", "\"\\u12\"", "\"\\q\"", "{1:2}"}) {
+    try {
+      JsonValue::parse(bad);
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::io_error) << bad;
+    }
+  }
+  // Deep nesting is refused, not a stack overflow.
+  EXPECT_THROW(JsonValue::parse(std::string(100000, '[')), Error);
+}
+
+TEST(TuneCandidates, NormalisedPointsCompareEqual) {
+  TuneChoice a;
+  a.solver = Solver::two_stage;
+  a.tune.bandwidth_target = 40;  // rounded up to a whole number of 32-blocks
+  TuneChoice b = a;
+  b.tune.bandwidth_target = 64;
+  EXPECT_TRUE(tune::same_point(tune::normalized(a, 32), tune::normalized(b, 32)));
+  TuneChoice s;
+  s.solver = Solver::scalapack;
+  s.tune.wy_width = 512;  // ScaLAPACK has no such knob
+  EXPECT_TRUE(tune::same_point(tune::normalized(s, 64), tune::normalized(TuneChoice{Solver::scalapack}, 64)));
+}
+
+TEST(TuneCandidates, NeighboursStayInRange) {
+  TuneChoice c = tune::normalized(TuneChoice{Solver::one_stage, 16}, 16);
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::block_size, -1, 1000));  // below 16
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::bandwidth_target, +1, 1000));  // not one_stage's
+  const auto up = tune::neighbor(c, tune::Axis::block_size, +1, 1000);
+  ASSERT_TRUE(up);
+  EXPECT_EQ(up->block_size, 32);
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::block_size, +1, 40));  // beyond N/2
+}
+
+TEST(TuneCandidates, UserValuesAreNeverOverridden) {
+  EigensolverOptions user;
+  user.solver = Solver::scalapack;
+  user.block_size = 48;
+  user.tune.wy_width = 100;
+  TuneChoice c;
+  c.solver = Solver::two_stage;
+  c.block_size = 64;
+  c.tune.wy_width = 512;
+  c.tune.bandwidth_target = 128;
+  const EigensolverOptions m = tune::merged(user, c);
+  EXPECT_EQ(m.solver, Solver::scalapack);
+  EXPECT_EQ(m.block_size, 48);
+  EXPECT_EQ(m.tune.wy_width, 100);
+  EXPECT_EQ(m.tune.bandwidth_target, 128);  // left at its default by the user
+}
+
+TEST(TuneCandidates, JsonRoundTrip) {
+  TuneChoice c{Solver::two_stage, 32};
+  c.tune.bandwidth_target = 96;
+  c.tune.dc_min_leaf = 48;
+  const TuneChoice back = tune::choice_from_json(JsonValue::parse(tune::choice_json(c)));
+  EXPECT_TRUE(tune::same_point(c, back));
+  for (const char* bad : {R"({"solver":"auto","block_size":0})", R"({"solver":"x"})",
+                          R"({"solver":"one_stage","block_size":-3})"})
+    EXPECT_THROW(tune::choice_from_json(JsonValue::parse(bad)), Error) << bad;
+}
+
+tune::Signature signature(char type, int n, int nev, int ranks) {
+  return tune::make_signature(type, n, nev, 1, ranks, true);
+}
+
+TEST(TuneModel, RanksSolversLikeTheMeasurements) {
+  // Rates of a 2-core AVX-512 machine (issue 13's table: one_stage leads at nev = N,
+  // two_stage at small nev; ScaLAPACK never).
+  tune::MachineRates r{50.6, 10.0, 3e-6, 5.0};
+  EXPECT_EQ(tune::model_choice(signature('d', 4000, 4000, 2), 64, r).solver, Solver::one_stage);
+  EXPECT_EQ(tune::model_choice(signature('d', 4000, 200, 2), 64, r).solver, Solver::two_stage);
+  for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    const auto p = tune::predict(s, signature('d', 4000, 4000, 2), 64, r);
+    EXPECT_GT(p.total, 0);
+    // Twice the ranks: faster; complex: slower; eigenvalues only: faster.
+    EXPECT_LT(tune::predict(s, signature('d', 4000, 4000, 4), 64, r).total, p.total);
+    EXPECT_GT(tune::predict(s, signature('z', 4000, 4000, 2), 64, r).total, p.total);
+    auto values = signature('d', 4000, 4000, 2);
+    values.vectors = false;
+    EXPECT_LT(tune::predict(s, values, 64, r).total, p.total);
+  }
+  // A slow network makes the many small messages of one_stage's reduction costly.
+  tune::MachineRates slow_net = r;
+  slow_net.latency_s = 1e-3;
+  EXPECT_EQ(tune::model_choice(signature('d', 2000, 2000, 8), 64, slow_net).solver, Solver::two_stage);
+}
+
+TEST(TuneSignature, BucketsAndKeys) {
+  EXPECT_EQ(signature('d', 1000, 1000, 1).n_bucket(), signature('d', 1024, 1024, 1).n_bucket());
+  EXPECT_NE(signature('d', 4000, 4000, 1).n_bucket(), signature('d', 6000, 6000, 1).n_bucket());
+  EXPECT_EQ(signature('d', 4000, 4000, 1).nev_bucket(), 0);
+  EXPECT_EQ(signature('d', 4000, 800, 1).nev_bucket(), -2);
+  EXPECT_EQ(signature('d', 4000, 200, 1).nev_bucket(), -4);
+  std::set<std::string> keys;
+  for (char t : {'s', 'd', 'c', 'z'}) keys.insert(signature(t, 4000, 200, 2).key());
+  keys.insert(signature('d', 4000, 200, 4).key());
+  EXPECT_EQ(keys.size(), 5u);
+}
+
+// Runs a search to its end with `time` as the measurement; returns the calls it took.
+int run_search(tune::ScfSearch& s, const std::function<double(const TuneChoice&)>& time) {
+  int calls = 0;
+  while (!s.finished()) {
+    const TuneChoice c = s.next();
+    EXPECT_EQ(c.source, ChoiceSource::scf);
+    s.record(c, time(c));
+    ++calls;
+  }
+  return calls;
+}
+
+TEST(TuneScfSearch, FindsTheBestOfASmoothLandscape) {
+  // two_stage is best at nb = 32, b = 64, wy = 512.
+  auto time = [](const TuneChoice& c) {
+    double t = c.solver == Solver::two_stage ? 1.0 : c.solver == Solver::one_stage ? 1.3 : 1.8;
+    t *= 1 + 0.1 * std::abs(std::log2(c.block_size / 32.0));
+    t *= 1 + 0.1 * std::abs(std::log2(c.tune.wy_width / 512.0));
+    return t;
+  };
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {});
+  const int calls = run_search(s, time);
+  EXPECT_LE(calls, tune::ScfSearch::max_trials);
+  const TuneChoice best = s.best();
+  EXPECT_EQ(best.source, ChoiceSource::scf_best);
+  EXPECT_EQ(best.solver, Solver::two_stage);
+  EXPECT_EQ(best.block_size, 32);
+  EXPECT_EQ(best.tune.wy_width, 512);
+  // After the end, next() keeps returning the best.
+  EXPECT_TRUE(tune::same_point(s.next(), best));
+}
+
+TEST(TuneScfSearch, ModelPrunesAndUserValuesStay) {
+  EigensolverOptions user;
+  user.block_size = 48;
+  tune::ScfSearch s("key", 4000, 64, user, {1.0, 1.5, 5.0});  // scalapack: > 2× → skipped
+  run_search(s, [](const TuneChoice& c) { return c.solver == Solver::one_stage ? 1.0 : 1.2; });
+  for (const auto& [c, t] : s.trials()) {
+    EXPECT_NE(c.solver, Solver::scalapack);
+    EXPECT_EQ(c.block_size, 48);
+  }
+  EXPECT_EQ(s.trials().front().first.solver, Solver::one_stage);  // the model's order
+}
+
+TEST(TuneScfSearch, FailedTrialIsRetriedOnceThenSkipped) {
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {});
+  const TuneChoice first = s.next();
+  s.record(first, std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(tune::same_point(s.next(), first));  // retried
+  s.record(first, std::numeric_limits<double>::infinity());
+  EXPECT_FALSE(tune::same_point(s.next(), first));  // given up
+  run_search(s, [](const TuneChoice&) { return 1.0; });
+  EXPECT_FALSE(tune::same_point(s.best(), first));
+}
+
+TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
+  auto time = [](const TuneChoice& c) { return c.block_size / 64.0 + (c.solver == Solver::scalapack); };
+  tune::ScfSearch a("key", 3000, 64, EigensolverOptions{}, {1, 1.1, 1.5});
+  for (int k = 0; k < 4; ++k) a.record(a.next(), time(a.next()));
+  tune::ScfSearch b = tune::ScfSearch::from_state(a.state());
+  EXPECT_EQ(b.key(), "key");
+  while (!a.finished()) {
+    ASSERT_FALSE(b.finished());
+    ASSERT_TRUE(tune::same_point(a.next(), b.next()));
+    a.record(a.next(), time(a.next()));
+    b.record(b.next(), time(b.next()));
+  }
+  EXPECT_TRUE(b.finished());
+  for (const char* bad : {"", "{}", "[]", R"({"tseig_autotune_state":2})",
+                          R"({"tseig_autotune_state":1,"base":{},"solvers":[],"fixed_axes":[],"trials":[]})"})
+    EXPECT_THROW(tune::ScfSearch::from_state(bad), Error) << bad;
+}
+
+TEST(TuneCache, TextLookupAndErrors) {
+  const auto sig = signature('d', 2000, 2000, 2);
+  const std::string entry = R"({"choice":{"solver":"two_stage","block_size":32,)"
+                            R"("bandwidth_target":64,"band_sweeps_per_pass":256,"wy_width":256,)"
+                            R"("multiply_depth":256,"dc_min_leaf":32,"dc_max_panel":256,)"
+                            R"("dc_chunk_cols":512,"cache_limit_mb":-1},"seconds":1.5})";
+  const std::string text = R"({"tseig_tune_format":1,"entries":{)" + json::string(sig.key()) +
+                           ":" + entry + "}}";
+  const auto c = tune::find_in_cache_text(text, sig.key());
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->solver, Solver::two_stage);
+  EXPECT_EQ(c->block_size, 32);
+  EXPECT_EQ(c->source, ChoiceSource::cache);
+  EXPECT_EQ(c->seconds, 1.5);
+  EXPECT_FALSE(tune::find_in_cache_text(text, signature('z', 2000, 2000, 2).key()));
+  EXPECT_THROW(tune::find_in_cache_text(R"({"tseig_tune_format":99,"entries":{}})", sig.key()), Error);
+  EXPECT_THROW(tune::find_in_cache_text(R"({"entries":{}})", sig.key()), Error);
+  EXPECT_THROW(tune::find_in_cache_text("not json", sig.key()), Error);
+}
+
+}  // namespace
+}  // namespace tseig::test
