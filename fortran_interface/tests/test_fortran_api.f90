@@ -1,7 +1,7 @@
 ! Fortran interface test: standard and generalized problems in real/complex, single/double
 ! precision through the generic type-bound procedures (nev < N, a reused factor), error
-! codes through the optional error argument, a grid given as a BLACS context, and the
-! ScaLAPACK drop-ins called from Fortran. Exit status 0 iff all checks pass.
+! codes through the optional error argument, SCF-mode autotuning, a grid given as a BLACS
+! context, and the ScaLAPACK drop-ins called from Fortran. Exit status 0 iff all checks pass.
 program test_fortran_api
   use, intrinsic :: iso_c_binding
   use mpi
@@ -20,6 +20,7 @@ program test_fortran_api
   call test_c()
   call test_errors()
   call test_validate()
+  call test_autotune()
   call test_blacs_and_dropins()
   status = report("test_fortran_api")
   call mpi_finalize(ierr)
@@ -349,6 +350,34 @@ contains
     call check(error == TSEIG_ERROR_ACCURACY, "unreachable tolerance")
     call e%get("validation_passed", passed, error)
     call check(error == TSEIG_OK .and. passed == 0, "figures after TSEIG_ERROR_ACCURACY")
+    call e%destroy(error)
+  end subroutine
+
+  !> SCF-mode autotuning: every call of the search is a correct solve, the search ends.
+  subroutine test_autotune()
+    type(tseig_t) :: e
+    complex(c_double_complex), allocatable :: a(:, :), q(:, :)
+    real(c_double) :: ev(n), first(n)
+    integer :: error, calls
+    logical :: tuning
+    call make_handle(e)
+    call e%autotune_setup(error)
+    call check(error == TSEIG_OK, "autotune_setup: "//e%last_error_message())
+    calls = 0
+    do
+      call e%autotune_tuning(tuning, error)
+      call check(error == TSEIG_OK, "autotune_tuning")
+      if (.not. tuning .or. calls > 14) exit
+      a = local_matrix(h_entry, .true., 0d0)
+      q = a
+      call e%eigenvectors(a, ev, q, error)
+      call check(error == TSEIG_OK, "eigenvectors while tuning: "//e%last_error_message())
+      if (calls == 0) first = ev
+      call check(maxval(abs(ev(1:nev) - first(1:nev))) <= 1d-10 * maxval(abs(first(1:nev))), &
+          "eigenvalues change while tuning")
+      calls = calls + 1
+    end do
+    call check(calls >= 3 .and. calls <= 12, "autotune search length")
     call e%destroy(error)
   end subroutine
 

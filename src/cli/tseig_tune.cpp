@@ -16,6 +16,7 @@
 #include "cli/parse_number.hpp"
 #include "tseig/tseig.hpp"
 #include "tune/candidate.hpp"
+#include "tune/machine_model.hpp"
 #include "tune/scf_search.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -27,15 +28,17 @@ struct TuneOptions {
   std::string types = "d";
   int nb = 64;
   bool vectors = true;
+  bool model_only = false;
   std::string tune_file;
 };
 
 const char* usage =
     "usage: tseig-tune [--n N[,N...]] [--nev-frac F[,F...]] [--type d,s,z,c] [--nb NB]\n"
-    "                  [--values-only] [--tune-file PATH]\n"
+    "                  [--values-only] [--tune-file PATH] [--model]\n"
     "Measures the candidates of the autotuner for each problem (random Hermitian, on all\n"
     "ranks in the most square grid) and stores the best in the tuning cache\n"
-    "(--tune-file, else $TSEIG_TUNE_FILE, else ./tseig-tune.json).\n";
+    "(--tune-file, else $TSEIG_TUNE_FILE, else ./tseig-tune.json). --model measures\n"
+    "nothing: it prints this machine's rates and the model's stage times instead.\n";
 
 using tseig::cli::UsageError;
 
@@ -70,6 +73,8 @@ TuneOptions parse(int argc, char** argv) {
       o.types = value();
     else if (a == "--nb")
       o.nb = tseig::cli::parse_int<int>(a, value(), 1);
+    else if (a == "--model")
+      o.model_only = true;
     else if (a == "--values-only")
       o.vectors = false;
     else if (a == "--tune-file")
@@ -87,6 +92,22 @@ TuneOptions parse(int argc, char** argv) {
   if (o.tune_file.empty()) o.tune_file = tseig::tune::cache_path("");
   if (o.tune_file.empty()) o.tune_file = "tseig-tune.json";
   return o;
+}
+
+// The machine model's view of one problem: its stage times per solver.
+void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOptions& o) {
+  const auto sig = tseig::tune::make_signature(type, n, nev, g.nprow(), g.npcol(), o.vectors);
+  const auto& r = tseig::tune::machine_rates(g.comm());
+  std::printf("%c N=%d nev=%d grid %dx%d: model (dgemm %.1f GFlop/s per rank, triad %.1f GB/s, "
+              "allreduce %.1f us, %.2f GB/s)\n",
+              type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.stream_gbs, r.latency_s * 1e6,
+              r.network_gbs);
+  for (tseig::Solver s : {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
+    const auto p = tseig::tune::predict(s, sig, o.nb, r);
+    std::printf("  %-10s %8.3f s =", tseig::to_string(s), p.total);
+    for (const auto& [stage, seconds] : p.stages) std::printf(" %s %.3f", stage.c_str(), seconds);
+    std::printf("\n");
+  }
 }
 
 template <class T>
@@ -132,6 +153,14 @@ int main(int argc, char** argv) {
       for (int n : o.n)
         for (double f : o.nev_frac) {
           const int nev = std::max(1, static_cast<int>(f * n + 0.5));
+          if (o.model_only) {
+            if (t != ',') {
+              const auto& r = tseig::tune::machine_rates(g.comm());  // collective
+              (void)r;
+              if (rank == 0) print_model(g, t, n, nev, o);
+            }
+            continue;
+          }
           switch (t) {
             case 'd':
               tune_one<double>(g, n, nev, o, rank == 0);

@@ -1,0 +1,182 @@
+// tune_bench: how good are the autotuner's three ways to a choice? For each problem
+// (type, N, nev) on all ranks: every candidate of a grid (solver × block size ×
+// bandwidth × WY width) is timed — the exhaustive best — then the SCF-mode search runs
+// on its own fresh measurements, and the tuned, model and default choices are compared
+// with the best by the exhaustive table's times (a choice outside the grid is timed too).
+// One JSON line per problem on stdout; benchmarks/plot_tune.py makes the table and plot.
+//
+//   mpiexec -n 2 build/bin/tune_bench --n 1000,2000 --nev-frac 1,0.2,0.05 --type d,z
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/json.hpp"
+#include "tseig/tseig.hpp"
+#include "tune/candidate.hpp"
+#include "tune/machine_model.hpp"
+#include "tune/scf_search.hpp"
+
+namespace {
+
+using namespace tseig;
+
+struct BenchOptions {
+  std::vector<int> n{1000, 2000};
+  std::vector<double> nev_frac{1.0, 0.2, 0.05};
+  std::string types = "d,z";
+  int nb = 64;
+  int reps = 2;
+};
+
+template <class V>
+std::vector<V> parse_list(const std::string& text) {
+  std::vector<V> out;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) out.push_back(static_cast<V>(std::stod(item)));
+  return out;
+}
+
+BenchOptions parse(int argc, char** argv) {
+  BenchOptions o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--n") o.n = parse_list<int>(v);
+    else if (a == "--nev-frac") o.nev_frac = parse_list<double>(v);
+    else if (a == "--type") o.types = v;
+    else if (a == "--nb") o.nb = std::stoi(v);
+    else if (a == "--reps") o.reps = std::stoi(v);
+    else throw std::runtime_error("unknown option " + a);
+  }
+  return o;
+}
+
+// The exhaustive grid: every solver, block sizes 32..128, and the knobs each one has.
+std::vector<TuneChoice> grid_of_candidates(int n) {
+  std::vector<TuneChoice> out;
+  auto add = [&](TuneChoice c) {
+    c = tune::normalized(c, c.block_size);
+    for (const TuneChoice& o : out)
+      if (tune::same_point(o, c)) return;
+    out.push_back(c);
+  };
+  for (int bs : {32, 64, 128}) {
+    if (bs > std::max(32, n / 2)) continue;
+    add(TuneChoice{Solver::scalapack, bs});
+    for (int wy : {256, 512}) {
+      TuneChoice one{Solver::one_stage, bs};
+      one.tune.wy_width = wy;
+      add(one);
+      for (int b : {64, 128}) {
+        TuneChoice two{Solver::two_stage, bs};
+        two.tune.wy_width = wy;
+        two.tune.bandwidth_target = b;
+        add(two);
+      }
+    }
+  }
+  return out;
+}
+
+// Best of `reps` solves of one random matrix with choice c (seconds, as the solver saw them).
+template <class T>
+double time_choice(const Grid& g, int n, int nev, int nb, const TuneChoice& c, int reps) {
+  EigensolverOptions o;
+  o.nev = nev;
+  o.solver = c.solver;
+  o.block_size = c.block_size;
+  o.tune = c.tune;
+  Eigensolver<T> es(o);
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < reps; ++r) {
+    DistMatrix<T> A(g, n, n, nb);
+    generate::random_hermitian(A, 11);
+    DistMatrix<T> Z(g, n, nev, nb);
+    es.eigenvectors(A, Z);
+    best = std::min(best, es.timings().total);
+  }
+  return best;
+}
+
+std::string entry(const TuneChoice& c, double seconds, double best) {
+  return "{\"choice\":" + json::string(tune::label(c)) + ",\"seconds\":" + json::number(seconds, "%.4g") +
+         ",\"ratio\":" + json::number(seconds / best, "%.4g") + "}";
+}
+
+template <class T>
+void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) {
+  std::vector<std::pair<TuneChoice, double>> table;
+  for (const TuneChoice& c : grid_of_candidates(n)) table.emplace_back(c, time_choice<T>(g, n, nev, o.nb, c, o.reps));
+  auto seconds_of = [&](const TuneChoice& c) {
+    for (const auto& [t, s] : table)
+      if (tune::same_point(t, c)) return s;
+    const double s = time_choice<T>(g, n, nev, o.nb, c, o.reps);
+    table.emplace_back(c, s);
+    return s;
+  };
+  // The SCF-mode search, on its own measurements.
+  EigensolverOptions so;
+  so.nev = nev;
+  Eigensolver<T> es(so);
+  es.start_autotune();
+  int calls = 0;
+  for (; es.autotuning(); ++calls) {
+    DistMatrix<T> A(g, n, n, o.nb);
+    generate::random_hermitian(A, 100 + calls);
+    DistMatrix<T> Z(g, n, nev, o.nb);
+    es.eigenvectors(A, Z);
+  }
+  const auto search = tune::ScfSearch::from_state(es.autotune_state());
+  const TuneChoice tuned = search.best();
+  const auto sig = tune::make_signature(type_letter<T>(), n, nev, g.nprow(), g.npcol(), true);
+  const TuneChoice model = tune::normalized(tune::model_choice(sig, o.nb, tune::machine_rates(g.comm())), o.nb);
+  const TuneChoice defaults = tune::normalized(TuneChoice{Solver::one_stage, o.nb}, o.nb);
+  const double t_tuned = seconds_of(tuned), t_model = seconds_of(model), t_default = seconds_of(defaults);
+  const auto best = std::min_element(table.begin(), table.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  // Slowest SCF trial against the best: what a DFT run pays while tuning.
+  double worst_trial = 0;
+  for (const auto& [c, s] : search.trials()) worst_trial = std::max(worst_trial, s);
+  if (!root) return;
+  std::printf("{\"type\":\"%c\",\"N\":%d,\"nev\":%d,\"np\":%d,\"grid\":\"%dx%d\",\"candidates\":%zu,"
+              "\"best\":%s,\"tuned\":%s,\"model\":%s,\"defaults\":%s,\"scf_calls\":%d,"
+              "\"scf_worst_trial_ratio\":%s}\n",
+              type_letter<T>(), n, nev, g.nprow() * g.npcol(), g.nprow(), g.npcol(), table.size(),
+              entry(best->first, best->second, best->second).c_str(),
+              entry(tuned, t_tuned, best->second).c_str(), entry(model, t_model, best->second).c_str(),
+              entry(defaults, t_default, best->second).c_str(), calls,
+              json::number(worst_trial / best->second, "%.4g").c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int rc = 0;
+  try {
+    const BenchOptions o = parse(argc, argv);
+    const Grid g(MPI_COMM_WORLD, 0, 0);
+    for (char t : o.types)
+      for (int n : o.n)
+        for (double f : o.nev_frac) {
+          const int nev = std::max(1, static_cast<int>(f * n + 0.5));
+          if (t == 'd') bench_one<double>(g, n, nev, o, rank == 0);
+          if (t == 's') bench_one<float>(g, n, nev, o, rank == 0);
+          if (t == 'z') bench_one<std::complex<double>>(g, n, nev, o, rank == 0);
+          if (t == 'c') bench_one<std::complex<float>>(g, n, nev, o, rank == 0);
+        }
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "tune_bench: %s\n", e.what());
+    rc = 1;
+  }
+  MPI_Finalize();
+  return rc;
+}
