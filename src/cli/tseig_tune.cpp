@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
               break;
           }
         }
-    if (rank == 0) std::printf("tuning cache: %s\n", o.tune_file.c_str());
+    if (rank == 0 && !o.model_only) std::printf("tuning cache: %s\n", o.tune_file.c_str());
   } catch (const UsageError& e) {
     if (rank == 0) {
       if (*e.what()) std::fprintf(stderr, "tseig-tune: %s\n", e.what());

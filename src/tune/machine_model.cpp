@@ -1,10 +1,10 @@
 // Machine model (see machine_model.hpp). Times are per rank: flops / (P · rate · e) with
 // e the stage's efficiency, plus bytes / bandwidth, plus messages × latency.
 //
-// The efficiencies were measured with tseig-solve's stage times (N = 1000…4000, 1 and 2
-// ranks, nb = 64, real; README "Autotuning"), as the stage's flop rate over the dgemm
-// rate of the same run. The stages of a solver differ by nev, N and P in exactly these
-// counts, which is what the choice needs: it compares solvers, it does not promise seconds.
+// The efficiencies are each stage's flop rate over the dgemm rate of the same run, fitted
+// once to measured stage times (below). The solvers differ by nev, N and P in exactly
+// these counts, which is what the choice needs: it compares solvers, it does not
+// promise seconds (tune_bench measures how good the choices are).
 #include "tune/machine_model.hpp"
 
 #include <algorithm>
@@ -37,16 +37,22 @@ double slowest(MPI_Comm comm, double rate) {
   return rate;
 }
 
-// Per-stage efficiencies (fractions of the dgemm rate; see the file comment).
-constexpr double e_tridiagonalize = 0.25;   // one_stage: half BLAS-2 (memory-bound)
-constexpr double e_scalapack_trd = 0.17;    // pdsytrd
-constexpr double e_divide_conquer = 0.47;   // (4/3)·N³ merge flops
-constexpr double e_backtransform = 0.64;   // compact-WY GEMMs
+// Per-stage efficiencies (fractions of the dgemm rate), fitted to the stage times of
+// N = 4000 on 2 ranks (issue 13's table: dgemm 50.6 GFlop/s per core, quiet machine).
+constexpr double e_tridiagonalize = 0.25;      // one_stage: half BLAS-2 (memory-bound)
+constexpr double e_divide_conquer = 0.47;      // (4/3)·N³ merge flops when nev = N
+constexpr double e_backtransform = 0.64;       // one_stage compact-WY GEMMs
 constexpr double e_reduce_to_band = 0.51;
-constexpr double e_bulge_chase = 0.05;      // 6·N²·b flops, memory-bound
+constexpr double e_bulge_chase = 0.05;         // 6·N²·b flops, memory-bound
 constexpr double e_backtransform_band = 0.30;
-constexpr double e_scalapack_bt = 0.55;     // pdormtr
-// Messages per step of a distributed reduction (broadcasts and sums along rows/columns).
+constexpr double e_backtransform_full = 0.58;
+constexpr double e_scalapack_trd = 0.34;       // pdsytrd
+constexpr double e_scalapack_bt = 0.60;        // pdormtr
+// ScaLAPACK's MRRR path (p?syevr, nev < N): flops per N²·nev, fitted (N = 4000, nev = N/5).
+constexpr double mrrr_flops = 23;
+// Divide & conquer forms the vectors of the wanted part only: its cost falls to this
+// fraction of the whole at nev → 0.
+constexpr double dc_fixed_share = 0.25;
 constexpr double messages_per_column = 6;
 
 }  // namespace
@@ -107,7 +113,8 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   const double b = std::max<double>(TuneParameters{}.bandwidth_target, nb);
   const double n3 = n * n * n, vectors = sig.vectors ? 2 * n * n * nev : 0.0;
   // Without vectors divide & conquer only finds the roots: O(N²).
-  const double merges = sig.vectors ? 4.0 / 3 * n3 : 0.0;
+  const double merges =
+      sig.vectors ? 4.0 / 3 * n3 * (dc_fixed_share + (1 - dc_fixed_share) * nev / n) : 0.0;
   Prediction out;
   auto stage = [&](const char* name, double seconds) {
     out.stages.emplace_back(name, seconds);
@@ -119,12 +126,13 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       stage("bulge_chase", 6 * n * n * b * flop_s / e_bulge_chase + n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform_band", vectors * flop_s / e_backtransform_band);
-      stage("backtransform_full", vectors * flop_s / e_backtransform);
+      stage("backtransform_full", vectors * flop_s / e_backtransform_full);
       break;
     case Solver::scalapack:
       stage("tridiagonalize", 4.0 / 3 * n3 * flop_s / e_scalapack_trd +
                                   2 * messages_per_column * n * latency);
-      stage("tridiagonal_solve", nev < n ? 0.0 : merges * flop_s / e_divide_conquer);
+      stage("tridiagonal_solve", nev < n ? mrrr_flops * n * n * nev * flop_s * sig.vectors
+                                         : merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_scalapack_bt);
       break;
     default:
