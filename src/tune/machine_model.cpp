@@ -148,7 +148,10 @@ TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates)
   TuneChoice best;
   best.source = ChoiceSource::model;
   best.seconds = std::numeric_limits<double>::infinity();
-  for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+  // Only tseig's own solvers: the model picks without measuring, and ScaLAPACK's MRRR
+  // path (p?syevr) loses orthogonality on some clustered spectra where divide & conquer
+  // does not. ScaLAPACK stays a candidate where choices are measured (SCF, tseig-tune).
+  for (Solver s : {Solver::one_stage, Solver::two_stage}) {
     const double t = predict(s, sig, nb, rates).total;
     if (t < best.seconds) {
       best.solver = s;

@@ -35,7 +35,8 @@ struct Prediction {
 /// Predicted seconds of `solver` (default knobs, block size `nb`) on the problem `sig`.
 Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates);
 
-/// The solver with the smallest prediction (source model, seconds its prediction).
+/// Of one_stage and two_stage, the one with the smallest prediction (source model,
+/// seconds its prediction).
 TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates);
 
 }  // namespace tseig::tune
