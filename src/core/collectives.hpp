@@ -4,6 +4,8 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/mpi_types.hpp"
@@ -25,6 +27,23 @@ inline bool ranks_agree(MPI_Comm comm, const std::vector<int>& values) {
   for (std::size_t k = 0; k < v.size(); k += 2)
     if (v[k] != -v[k + 1]) return false;
   return true;
+}
+
+/// Appends the global layout of the distributed matrix `a` (sizes, blocking, source
+/// process, grid shape) to a ranks_agree list: ranks that pass differently laid out
+/// matrices would otherwise exchange mismatched blocks, and hang or abort.
+template <class M>
+void append_layout(std::vector<int>& values, const M& a) {
+  values.insert(values.end(), {a.m(), a.n(), a.mb(), a.nb(), a.rsrc(), a.csrc(), a.grid().nprow(),
+                               a.grid().npcol()});
+}
+
+/// Appends the bits of x (a tolerance, a bound) to a ranks_agree list: the check is exact.
+inline void append_bits(std::vector<int>& values, double x) {
+  std::int32_t half[2];
+  static_assert(sizeof half == sizeof x);
+  std::memcpy(half, &x, sizeof half);
+  values.insert(values.end(), {half[0], half[1]});
 }
 
 /// In-place sum of buf over every rank of the grid: along process rows, then columns.

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/blas/scalapack.hpp"
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "tseig/error.hpp"
@@ -151,6 +153,13 @@ void DistMatrix<T>::scatter(const T* full, int root) {
 
 template <class T>
 void DistMatrix<T>::copy_from(const DistMatrix& src, int ncols) {
+  // First, so that a rank passing another size, blocking or grid fails every rank
+  // instead of feeding gemr2d mismatched descriptors.
+  std::vector<int> arguments{ncols};
+  append_layout(arguments, *this);
+  append_layout(arguments, src);
+  raise_if_any(grid_.comm(), !ranks_agree(grid_.comm(), arguments), ErrorCode::invalid_argument,
+               "copy_from/redistribute: ranks passed different sizes, blockings, grids or ncols");
   const bool same_processes = grid_.same_processes(src.grid());
   const bool fits = ncols < 0 ? src.m() == m() && src.n() == n()
                               : src.m() == m() && ncols <= src.n() && ncols <= n();

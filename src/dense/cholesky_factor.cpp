@@ -1,7 +1,9 @@
 // CholeskyFactor: S = UᴴU, U⁻¹ and Uᴴ, computed once per S.
 #include <algorithm>
 #include <string>
+#include <vector>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/stage_timer.hpp"
 #include "dense/check_input.hpp"
@@ -17,8 +19,9 @@ template <class T>
 CholeskyFactor<T>::CholeskyFactor(const DistMatrix<T>& S, Triangle triangle, bool check_input) {
   const Grid& grid = S.grid();
   const MPI_Comm comm = grid.comm();
-  dense::require_same_arguments(comm, {S.m(), S.n(), static_cast<int>(triangle), check_input},
-                                "CholeskyFactor");
+  std::vector<int> arguments{static_cast<int>(triangle), check_input};
+  append_layout(arguments, S);
+  dense::require_same_arguments(comm, arguments, "CholeskyFactor");
   raise_if_any(comm, S.m() != S.n(), ErrorCode::invalid_argument,
                "CholeskyFactor: S must be square, got " + std::to_string(S.m()) + "x" +
                    std::to_string(S.n()));

@@ -96,6 +96,43 @@ DistMatrix<T> validation_s(const DistMatrix<T>* S, const CholeskyFactor<T>& fact
   return rebuilt;
 }
 
+// Collective, the first step of every entry point (the generalized ones check S or the
+// factor before solve()): all ranks must pass the same options, matrix layouts and call,
+// so that no later check or collective runs on some ranks only.
+template <class T>
+void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, const DistMatrix<T>* Z,
+                       bool factor, const DistMatrix<T>* S) {
+  const int n = A.n();
+  std::vector<int> arguments{n,
+                             o.nev < 0 ? n : o.nev,
+                             o.block_size > 0 ? o.block_size : A.nb(),
+                             static_cast<int>(o.solver),
+                             static_cast<int>(o.triangle),
+                             o.check_input ? 1 : 0,
+                             o.eigenvalues_only ? 1 : 0,
+                             Z ? 1 : 0,
+                             o.bandwidth,
+                             factor ? 1 : 0,
+                             S ? 1 : 0,
+                             o.validate ? 1 : 0};
+  for (const TuneField& f : tune_fields) arguments.push_back(o.tune.*f.value);
+  // The tolerance decides whether Error(accuracy) is raised: compared bit for bit.
+  append_bits(arguments, o.validation_tolerance);
+  // Z's layout decides whether the solvers write into it or into a copy. Absent matrices
+  // count as -1s: the list has the same length in every call, as the allreduce needs.
+  for (const DistMatrix<T>* M : {&A, Z, S})
+    if (M)
+      append_layout(arguments, *M);
+    else
+      arguments.insert(arguments.end(), 8, -1);
+  const MPI_Comm comm = A.grid().comm();
+  raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
+               "ranks called the eigensolver with different arguments (N, nev, block size, "
+               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate, "
+               "validation_tolerance, the layouts of A, Z or S) or mixed eigenvalues(), "
+               "eigenvectors() and the generalized calls");
+}
+
 }  // namespace
 
 template <class T>
@@ -161,25 +198,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const MPI_Comm comm = grid.comm();
   const int n = A.n();
   const int nev = options_.nev < 0 ? n : options_.nev;
-  // First, so that no later check runs on some ranks only.
-  std::vector<int> arguments{n,
-                             nev,
-                             options_.block_size > 0 ? options_.block_size : A.nb(),
-                             static_cast<int>(options_.solver),
-                             static_cast<int>(options_.triangle),
-                             options_.check_input ? 1 : 0,
-                             options_.eigenvalues_only ? 1 : 0,
-                             Z ? 1 : 0,
-                             options_.bandwidth,
-                             factor ? 1 : 0,
-                             S ? 1 : 0,
-                             options_.validate ? 1 : 0};
-  for (const TuneField& f : tune_fields) arguments.push_back(options_.tune.*f.value);
-  raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
-               "ranks called the eigensolver with different arguments (N, nev, block size, "
-               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate) or "
-               "mixed "
-               "eigenvalues(), eigenvectors() and the generalized calls");
+  require_same_call(options_, A, Z, factor != nullptr, S);
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
   raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
@@ -347,6 +366,7 @@ template <class T>
 std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
                                                                 const DistMatrix<T>& S,
                                                                 DistMatrix<T>& Z) {
+  require_same_call(options_, H, &Z, true, &S);
   check_s(H, S);
   const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
   std::vector<real> w = solve(H, &Z, &factor, &S);
@@ -358,6 +378,7 @@ template <class T>
 std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H,
                                                                 const CholeskyFactor<T>& factor,
                                                                 DistMatrix<T>& Z) {
+  require_same_call<T>(options_, H, &Z, true, nullptr);
   check_factor(H, factor);
   return passed(H, solve(H, &Z, &factor));
 }
@@ -365,6 +386,7 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvectors(DistMatrix<T>& H
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
                                                                const DistMatrix<T>& S) {
+  require_same_call<T>(options_, H, nullptr, true, &S);
   check_s(H, S);
   const CholeskyFactor<T> factor(S, options_.triangle, options_.check_input);
   std::vector<real> w = solve(H, nullptr, &factor, &S);
@@ -375,6 +397,7 @@ std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::generalized_eigenvalues(DistMatrix<T>& H,
                                                                const CholeskyFactor<T>& factor) {
+  require_same_call<T>(options_, H, nullptr, true, nullptr);
   check_factor(H, factor);
   return passed(H, solve(H, nullptr, &factor));
 }

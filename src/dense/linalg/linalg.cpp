@@ -1,7 +1,9 @@
 // tseig/linalg.hpp: argument checks on every rank, then the kernels on the working
 // layout (operands in another layout are copied into it and back).
 #include <string>
+#include <vector>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "dense/linalg/cholesky/api.hpp"
 #include "dense/linalg/hermitian_multiply/api.hpp"
@@ -21,7 +23,9 @@ template <class T, class Kernel>
 void on_upper_working_copy(DistMatrix<T>& A, Triangle uplo, const std::string& name,
                            Kernel kernel) {
   const MPI_Comm comm = A.grid().comm();
-  dense::require_same_arguments(comm, {A.m(), A.n(), static_cast<int>(uplo)}, name.c_str());
+  std::vector<int> arguments{static_cast<int>(uplo)};
+  append_layout(arguments, A);
+  dense::require_same_arguments(comm, arguments, name.c_str());
   raise_if_any(comm, uplo == Triangle::full, ErrorCode::invalid_argument,
                name + ": uplo must be Triangle::upper or Triangle::lower");
   raise_if_any(
@@ -63,10 +67,10 @@ void hermitian_multiply(Triangle uplo_a, Triangle uplo_c, const DistMatrix<T>& A
                "hermitian_multiply: A, B and C must be distributed over the same processes");
   const int n = A.n();
   if (ncb < 0) ncb = B.n();
-  dense::require_same_arguments(comm,
-                                {static_cast<int>(uplo_a), static_cast<int>(uplo_c), A.m(), n,
-                                 B.m(), B.n(), C.m(), C.n(), ncb},
-                                "hermitian_multiply");
+  std::vector<int> arguments{static_cast<int>(uplo_a), static_cast<int>(uplo_c), ncb};
+  for (const DistMatrix<T>* M : {&A, &B, static_cast<const DistMatrix<T>*>(&C)})
+    append_layout(arguments, *M);
+  dense::require_same_arguments(comm, arguments, "hermitian_multiply");
   raise_if_any(comm, A.m() != n || B.m() != n || C.m() != n || ncb > B.n() || ncb > C.n(),
                ErrorCode::invalid_argument,
                "hermitian_multiply: need A N×N and B, C with N rows and >= ncb columns (A " +

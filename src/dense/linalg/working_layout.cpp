@@ -21,7 +21,7 @@ DistMatrix<T> conjugate_transpose(const DistMatrix<T>& A) {
   return C;
 }
 
-void require_same_arguments(MPI_Comm comm, std::initializer_list<int> values, const char* what) {
+void require_same_arguments(MPI_Comm comm, const std::vector<int>& values, const char* what) {
   if (!ranks_agree(comm, values))
     throw Error(ErrorCode::invalid_argument,
                 std::string(what) + ": ranks passed different arguments");

@@ -64,6 +64,6 @@ void zero_outside(DistMatrix<T>& A, Triangle keep, int ncols = -1);
 
 /// Collective: throws Error(invalid_argument) on every rank unless all ranks passed the
 /// same values, so that a mismatch fails instead of hanging in a later collective.
-void require_same_arguments(MPI_Comm comm, std::initializer_list<int> values, const char* what);
+void require_same_arguments(MPI_Comm comm, const std::vector<int>& values, const char* what);
 
 }  // namespace tseig::dense

@@ -14,11 +14,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <string>
 
 #include "core/instantiate.hpp"
+#include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
@@ -273,7 +275,22 @@ EigenResult<T> Chebfd<T>::run() {
   return r;
 }
 
-void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what) {
+// where: the interval (chebfd) or the target and k (chebfd_nearest).
+void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what,
+                   std::initializer_list<double> where) {
+  std::vector<int> values{o.max_iterations,
+                          o.degree,
+                          static_cast<int>(o.damping),
+                          static_cast<int>(o.orthogonalization),
+                          o.kpm.moments,
+                          o.kpm.vectors,
+                          o.kpm.lanczos_steps,
+                          o.throw_on_failure ? 1 : 0};
+  for (double x : {o.tol, o.search_factor, o.kpm.margin, static_cast<double>(o.kpm.seed)})
+    append_bits(values, x);
+  for (double x : where) append_bits(values, x);
+  append_tune(values, o.tune);
+  require_same_options(comm, values, what);
   raise_if_any(comm,
                bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 ||
                    !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1,
@@ -296,7 +313,7 @@ EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lowe
 template <class T>
 EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const ChebfdOptions& o) {
   check_options(a.comm(), o, !(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper),
-                "chebfd");
+                "chebfd", {lower, upper});
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   if (upper < kpm.bounds.lower || lower > kpm.bounds.upper) {  // no eigenvalue there
     EigenResult<T> r;
@@ -309,7 +326,8 @@ EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const Cheb
 
 template <class T>
 EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const ChebfdOptions& o) {
-  check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest");
+  check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest",
+                {target, static_cast<double>(k)});
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   const double span = kpm.bounds.upper - kpm.bounds.lower;
   // The KPM count sizes the first window: it should hold about 1.5 k eigenvalues.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/instantiate.hpp"
+#include "sparse/solvers/agree.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -14,6 +15,10 @@ namespace tseig::sparse {
 
 template <class T>
 KpmMoments kpm_moments(const Matrix<T>& a, const KpmOptions& options) {
+  std::vector<int> values{options.moments, options.vectors, options.lanczos_steps};
+  append_bits(values, options.margin);
+  append_bits(values, static_cast<double>(options.seed));
+  require_same_options(a.comm(), values, "kpm_moments");
   raise_if_any(a.comm(), options.moments < 2 || options.vectors < 1, ErrorCode::invalid_argument,
                "kpm_moments: need at least 2 moments and 1 random vector");
   KpmMoments out;

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "core/instantiate.hpp"
+#include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
@@ -454,6 +455,17 @@ EigenResult<T> Lobpcg<T>::run() {
 template <class T>
 EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
                      const LobpcgOptions<T>& o, const Preconditioner<T>& pc) {
+  std::vector<int> values{o.nev,
+                          o.guard,
+                          static_cast<int>(o.which),
+                          o.max_iterations,
+                          s ? 1 : 0,
+                          pc.empty() ? 0 : 1,
+                          o.initial.cols(),
+                          o.throw_on_failure ? 1 : 0};
+  for (double x : {o.tol, o.norm_h, o.norm_s}) append_bits(values, x);
+  append_tune(values, o.tune);
+  require_same_options(h.comm(), values, "lobpcg");
   const VectorLayout& l = h.layout();
   const bool bad = o.nev < 1 || o.nev > h.rows() || !(o.tol >= 0) || o.max_iterations < 0 ||
                    (s && (s->layout().partition_key != l.partition_key)) ||
