@@ -43,7 +43,9 @@ for t in "${targets[@]}"; do
   "build-fuzz/bin/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
     -rss_limit_mb=2048 -dict="$dict" -artifact_prefix="$artifacts" \
     "$corpus" "fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
-  grep -E '^#[0-9]+ +(INITED|DONE)' "$log" || true
+  # Coverage at the start and at the end (DONE, or the last line before a finding).
+  grep -m1 -E '^#[0-9]+\s+INITED' "$log" || true
+  grep -E '^#[0-9]+\s' "$log" | tail -n 1 || true
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' \
     "$log" || true
   if ((rc != 0)); then
