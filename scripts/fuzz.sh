@@ -22,11 +22,13 @@ cmake --preset fuzz >/dev/null
 cmake --build build-fuzz -j"${TSEIG_FUZZ_JOBS:-$(nproc)}" \
   --target "${targets[@]/#/fuzz_}"
 
-# Leaks inside Open MPI/OpenBLAS are suppressed as in the sanitizer job; UBSan stops at
-# the first report so that libFuzzer keeps the input.
+# Leaks inside Open MPI/OpenBLAS are suppressed as in the sanitizer job (its MCA plugins
+# stay loaded so that their frames can be matched); UBSan stops at the first report so
+# that libFuzzer keeps the input.
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=0}"
 
 failed=()
 for t in "${targets[@]}"; do
