@@ -251,6 +251,14 @@ TYPED_TEST(MatrixMarket, ErrorsReachEveryRank) {
        ":4: index (1, 3) is outside"},
       {"not_square", "%%MatrixMarket matrix array real symmetric\n2 3\n", ":2: "},
       {"array_pattern", "%%MatrixMarket matrix array pattern general\n1 1\n", ":1: "},
+      // Found by fuzzing (fuzz/corpus/dense_mm/crash_*): a 0xN size looped over N
+      // columns and allocated N elements; a tiny file claimed a huge array.
+      {"fuzz_zero_rows", "%%matrixmarket MATRIX ArrAy Real General\r\n0 02147483647\r\n%\r\n",
+       ":2: a 0x2147483647 matrix is empty"},
+      {"fuzz_zero_cols", "%%MatrixMarket matrix coordinate real general\n5 0 0\n",
+       ":2: a 5x0 matrix is empty"},
+      {"fuzz_huge_array", "%%MatrixMarket matrix array real general\n100000 100000\n1\n",
+       ":2: the header declares 10000000000 entries, more than the 57-byte file"},
   };
   for (const Case& c : cases) {
     std::string path = write_text(c.name, c.text);

@@ -28,7 +28,8 @@ TSEIG_API Header read_header(const Grid& grid, const std::string& path);
 
 /// Collective: reads `path` into a new matrix with nb×nb blocks on `grid`. Symmetric
 /// and Hermitian files are expanded to the full matrix. Reading a complex file into
-/// a real T is an io_error; a real file into complex T is fine.
+/// a real T is an io_error; a real file into complex T is fine. So are an empty size
+/// other than 0x0 and a header declaring more entries than the file's length can hold.
 template <class T>
 TSEIG_API DistMatrix<T> read(const Grid& grid, const std::string& path, int nb);
 

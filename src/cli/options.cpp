@@ -117,9 +117,11 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
                      std::to_string(o.n));
   if (o.values_only && !o.out_vectors.empty())
     throw UsageError("--out-vectors needs eigenvectors; drop --values-only");
-  if (o.nprow > 0 && o.nprow * o.npcol != nprocs)
+  // In 64 bits: P·Q of two valid ints overflows int (found by fuzzing).
+  const long long grid_ranks = static_cast<long long>(o.nprow) * o.npcol;
+  if (o.nprow > 0 && grid_ranks != nprocs)
     throw UsageError("--grid " + std::to_string(o.nprow) + "x" + std::to_string(o.npcol) +
-                     " needs " + std::to_string(o.nprow * o.npcol) + " ranks, running on " +
+                     " needs " + std::to_string(grid_ranks) + " ranks, running on " +
                      std::to_string(nprocs));
   return o;
 }

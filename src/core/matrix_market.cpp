@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string_view>
@@ -58,6 +59,13 @@ class LineReader {
       if (!tokens.empty() && tokens[0].front() != '%') return true;
     }
     return false;
+  }
+
+  // The file's length in bytes; -1 when it cannot be told (not a regular file).
+  long long size() const {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(path_, ec);
+    return ec ? -1 : static_cast<long long>(bytes);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -144,6 +152,11 @@ FileHeader parse_header(LineReader& in) {
     h.entries = to_integer(t[2], in);
     if (h.entries < 0) in.fail("negative entry count " + std::string(t[2]));
   }
+  // A DistMatrix stores at least one row of every column (lld >= 1), so 0×N would cost
+  // memory for N elements that no file line pays for (found by fuzzing).
+  if ((h.rows == 0) != (h.cols == 0))
+    in.fail("a " + std::to_string(h.rows) + "x" + std::to_string(h.cols) +
+            " matrix is empty; the only empty size read is 0x0");
   if (h.symmetry != Symmetry::general && h.rows != h.cols)
     in.fail("a symmetric, hermitian or skew-symmetric matrix must be square, not " +
             std::to_string(h.rows) + "x" + std::to_string(h.cols));
@@ -157,9 +170,21 @@ std::vector<T> read_entries(LineReader& in, const FileHeader& file) {
   using R = real_t<T>;
   const Header& h = file.header;
   const long rows = h.rows;
-  std::vector<T> full(static_cast<std::size_t>(rows) * h.cols, T{});
   const std::size_t nvalues = file.pattern ? 0 : (h.complex ? 2 : 1);
   const char* value_syntax = file.pattern ? "" : (h.complex ? " real imaginary" : " value");
+  // Symmetric kinds list only the lower triangle (skew: strictly lower) of an array.
+  const long skip = h.symmetry == Symmetry::skew_symmetric ? 1 : 0;
+  const bool triangle = h.symmetry != Symmetry::general;
+  const long expected = h.coordinate ? h.entries
+                        : triangle   ? (rows - skip) * (rows - skip + 1) / 2
+                                     : rows * h.cols;
+  // Each entry line holds `tokens` tokens of at least one byte plus a separator. Checked
+  // before allocating, so that a tiny file cannot demand a huge array (found by fuzzing).
+  const long long tokens = static_cast<long long>(nvalues) + (h.coordinate ? 2 : 0);
+  if (const long long bytes = in.size(); bytes >= 0 && expected > (bytes + 1) / (2 * tokens))
+    in.fail("the header declares " + std::to_string(expected) + " entries, more than the " +
+            std::to_string(bytes) + "-byte file can hold");
+  std::vector<T> full(static_cast<std::size_t>(rows) * h.cols, T{});
 
   auto store = [&](long i, long j, T v) {
     full[i + j * rows] = v;
@@ -180,9 +205,7 @@ std::vector<T> read_entries(LineReader& in, const FileHeader& file) {
 
   Tokens t;
   long count = 0;
-  long expected = 0;
   if (h.coordinate) {
-    expected = h.entries;
     for (; count < expected; ++count) {
       if (!in.next(t))
         in.fail("expected " + std::to_string(expected) + " entries, found " +
@@ -199,11 +222,9 @@ std::vector<T> read_entries(LineReader& in, const FileHeader& file) {
       store(static_cast<long>(i - 1), static_cast<long>(j - 1), value(t, 2));
     }
   } else {
-    // Column-major; symmetric kinds list only the lower triangle (skew: strictly lower).
-    long skip = h.symmetry == Symmetry::skew_symmetric ? 1 : 0;
-    bool triangle = h.symmetry != Symmetry::general;
-    expected = triangle ? (rows - skip) * (rows - skip + 1) / 2 : rows * h.cols;
-    for (long j = 0; j < h.cols; ++j)
+    // Column-major, the lower triangle of symmetric kinds.
+    // count < expected: a 0×N file lists nothing and must not loop over its N columns.
+    for (long j = 0; j < h.cols && count < expected; ++j)
       for (long i = triangle ? j + skip : 0; i < rows; ++i, ++count) {
         if (!in.next(t))
           in.fail("expected " + std::to_string(expected) + " values, found " +

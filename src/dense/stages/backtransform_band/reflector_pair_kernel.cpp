@@ -40,6 +40,20 @@ void apply_pair_real(const R* v1, R tau1, const R* v2, R tau2, R s12, int len, R
   }
 }
 
+// Swaps the lanes of every (re, im) pair. GCC's __builtin_shuffle takes the mask vector;
+// clang (the fuzz preset) lacks it and needs constant indices.
+template <class vec, class mask>
+inline vec swap_pairs(vec x, mask swap) {
+#if defined(__clang__)
+  if constexpr (sizeof(x[0]) == 8)
+    return __builtin_shufflevector(x, x, 1, 0, 3, 2);
+  else
+    return __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6);
+#else
+  return __builtin_shuffle(x, swap);
+#endif
+}
+
 // Complex: a vector holds interleaved (re, im) pairs. conj(u)·x = ur·x + ui·(swap(x)⊙(1,−1))
 // and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a pair costs two FMAs and one shuffle per vector.
 template <class R>
@@ -63,7 +77,7 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
     const vec* x = reinterpret_cast<const vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
     const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
     for (int q = 0; q < nv; ++q) {
-      const vec xs = __builtin_shuffle(x[q], swap);
+      const vec xs = swap_pairs(x[q], swap);
       ar[q] += ur * x[q];
       ai[q] += ui * xs;
       br[q] += wr * x[q];
@@ -92,8 +106,8 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
       F2[q][l] = h.real();
       F2[q][l + 1] = h.imag();
     }
-    G1[q] = __builtin_shuffle(F1[q], swap) * even_negative;
-    G2[q] = __builtin_shuffle(F2[q], swap) * even_negative;
+    G1[q] = swap_pairs(F1[q], swap) * even_negative;
+    G2[q] = swap_pairs(F2[q], swap) * even_negative;
   }
   for (int i = 0; i < len; ++i) {
     vec* x = reinterpret_cast<vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
