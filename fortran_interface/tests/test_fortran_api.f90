@@ -68,6 +68,17 @@ contains
     call check(error == TSEIG_OK, "eigenvalues d")
     call check_solution("eigenvalues d", cplx, .false., 0d0, real(ev, dp), eps)
 
+    ! The solve on the caller's grid gives the same answer as the automatic working grid.
+    call e%set("grid_choice", "as_given", error)
+    call check(error == TSEIG_OK, "grid_choice as_given")
+    a = real(m, c_double)
+    call e%eigenvectors(a, ev, q, error)
+    call check(error == TSEIG_OK, "eigenvectors d, as_given: "//e%last_error_message())
+    call check_solution("eigenvectors d, as_given", cplx, .false., 0d0, real(ev, dp), eps, &
+                        cmplx(q, kind=dp))
+    call e%set("grid_choice", "square", error)
+    call check(error == TSEIG_ERROR_INVALID_ARGUMENT, "grid_choice square")
+
     call e%set("solver", "one_stage", error)
     a = real(m, c_double)
     m = local_matrix(s_entry, cplx, 0d0)

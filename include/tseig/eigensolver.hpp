@@ -32,6 +32,25 @@ enum class Triangle {
   upper,  ///< only the upper triangle is read
 };
 
+/// Which processes solve (graceful degradation; README "Working grid").
+enum class GridChoice {
+  /// A cost model picks among the grids of P ranks, of P − 1 ranks and of fewer ranks
+  /// (a problem too small for P ranks): A moves there and Z back, the other ranks wait.
+  /// The model is deterministic (N, nev, P, grid shape, type, solver), so the choice,
+  /// and the result, is the same run to run.
+  automatic,
+  as_given,  ///< always the grid of A
+};
+TSEIG_API const char* to_string(GridChoice g);
+/// Parses "auto" and "as_given"; throws Error(invalid_argument) otherwise.
+TSEIG_API GridChoice grid_choice_from_string(const std::string& name);
+
+/// A process grid's shape.
+struct GridShape {
+  int nprow = 0;
+  int npcol = 0;
+};
+
 /// Where the solver and knobs of a call came from.
 enum class ChoiceSource {
   user,      ///< options().solver was set: nothing was chosen
@@ -73,10 +92,15 @@ struct EigensolverOptions {
   /// Tuning cache (JSON) read by Solver::automatic and written by the SCF mode and
   /// tseig-tune; empty: the environment variable TSEIG_TUNE_FILE, if set. Read on rank 0.
   std::string tune_file;
+  /// Which processes solve; the SCF mode (start_autotune) always uses the grid of A.
+  GridChoice grid_choice = GridChoice::automatic;
 };
 
 namespace tune {
 class ScfSearch;  // src/tune/scf_search.hpp
+}
+namespace dense {
+class SubGrids;  // src/dense/working_grid.hpp
 }
 
 template <class T>
@@ -115,6 +139,9 @@ class TSEIG_API Eigensolver {
   const StageTimes& timings() const { return times_; }
   /// What the last call ran with and why (ChoiceSource): Solver::automatic's pick.
   const TuneChoice& last_choice() const { return choice_; }
+  /// The grid the last call solved on (options().grid_choice); its ranks are the first
+  /// nprow·npcol of A's communicator.
+  GridShape last_grid() const { return grid_used_; }
 
   /// SCF mode (ELPA's autotune_setup/autotune_step): from now on each call runs the next
   /// candidate of a pruned search (solver, block size, bandwidth, WY width) on the
@@ -145,12 +172,17 @@ class TSEIG_API Eigensolver {
   std::vector<real> passed(const DistMatrix<T>& A, std::vector<real> w) const;
   // The solver and knobs of this call (the chain of Solver::automatic, or the SCF search).
   TuneChoice choose(const DistMatrix<T>& A, int nev);
+  // Collective: the grid to solve on (options().grid_choice).
+  GridShape working_grid(const Grid& grid, Solver solver, int n, int nev, bool vectors, int nb);
   // Records a successful SCF trial; stores the search's best once it is finished.
   void record_trial(const Grid& grid, int n, int nev);
   EigensolverOptions options_;
   StageTimes times_;
   TuneChoice choice_;
+  GridShape grid_used_;
   std::shared_ptr<tune::ScfSearch> scf_;
+  // The sub-grids solved on, kept: creating one is collective and costs communicators.
+  std::shared_ptr<dense::SubGrids> subgrids_;
   std::optional<ValidationReport> validation_;
 };
 

@@ -67,6 +67,7 @@ constexpr Parameter parameters[] = {
     {"solver", Kind::string, false},
     {"triangle", Kind::string, false},
     {"tune_file", Kind::string, false},
+    {"grid_choice", Kind::string, false},
     {"validate", Kind::integer, false, 0, 1},
     {"validation_tolerance", Kind::real, false},
     {"validation_passed", Kind::integer, false, 0, 1, true},
@@ -226,6 +227,7 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   o.validate = h.get("validate") != 0;
   o.validation_tolerance = h.doubles.at("validation_tolerance");
   o.tune_file = h.strings.at("tune_file");
+  o.grid_choice = grid_choice_from_string(h.strings.at("grid_choice"));
   for (const TuneField& f : tune_fields) o.tune.*f.value = h.get(std::string(f.name));
   return o;
 }
@@ -342,7 +344,8 @@ int tseig_create(tseig_handle_t** h) {
     const tseig::TuneParameters defaults;
     for (const tseig::TuneField& f : tseig::tune_fields)
       handle->ints[std::string(f.name)] = defaults.*f.value;
-    handle->strings = {{"solver", "auto"}, {"triangle", "full"}, {"tune_file", ""}};
+    handle->strings = {
+        {"solver", "auto"}, {"triangle", "full"}, {"tune_file", ""}, {"grid_choice", "auto"}};
     *h = handle;
   });
 }
@@ -416,6 +419,8 @@ int tseig_set_string(tseig_handle_t* h, const char* name, const char* value) {
       tseig::solver_from_string(value);
     else if (p.name == "triangle")
       tseig::capi::parse_triangle(value);
+    else if (p.name == "grid_choice")
+      tseig::grid_choice_from_string(value);
     h->strings[std::string(p.name)] = value;
   });
 }

@@ -86,6 +86,11 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       o.nb = parse_int("--nb", value(), 1);
     } else if (flag == "--grid") {
       parse_grid(value(), o);
+    } else if (flag == "--grid-choice") {
+      const std::string g = value();
+      if (g != "auto" && g != "as_given")
+        throw UsageError("--grid-choice: '" + g + "' is neither auto nor as_given");
+      o.grid_choice = grid_choice_from_string(g);
     } else if (flag == "--seed") {
       o.seed = parse_int<std::uint64_t>("--seed", value(), 0);
     } else if (flag == "--values-only") {
@@ -162,6 +167,10 @@ Solver and layout:
                       efficiency, small enough to balance N of a few thousand)
   --grid PxQ          process grid, P*Q must equal the number of ranks
                       (default: the most square grid, P <= Q)
+  --grid-choice auto|as_given
+                      auto (default): the solve may run on a better grid of the
+                      first ranks (P-1 ranks for a prime P, fewer ranks for a small
+                      N or more ranks than cores); as_given: always the --grid
 
 Output:
   --json              one JSON object on stdout instead of the readable summary

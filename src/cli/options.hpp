@@ -30,6 +30,7 @@ struct Options {
   int bandwidth = 0;         ///< two_stage semi-bandwidth; 0: the solver's default
   TuneParameters tune;       ///< performance knobs, set by --tune NAME=VALUE
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
+  GridChoice grid_choice = GridChoice::automatic;
   std::uint64_t seed = 1;
   bool values_only = false;
   bool validate = false;            ///< EigensolverOptions::validate

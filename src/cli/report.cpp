@@ -69,7 +69,10 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
   out << "eigenpairs     " << r.nev << (r.nev == r.n ? " (all)" : " lowest")
       << (o.values_only ? ", values only" : "") << "\n";
   out << "grid           " << ctx.nprow << "x" << ctx.npcol << " (" << ctx.nprow * ctx.npcol
-      << " ranks), nb " << o.nb << "\n";
+      << " ranks), nb " << o.nb;
+  if (r.grid_used.nprow != ctx.nprow || r.grid_used.npcol != ctx.npcol)
+    out << ", solved on " << r.grid_used.nprow << "x" << r.grid_used.npcol << " (--grid-choice)";
+  out << "\n";
   out << "solver         " << to_string(o.solver);
   if (o.solver == Solver::automatic)
     out << " -> " << to_string(r.choice.solver) << " (" << to_string(r.choice.source) << ", nb "
@@ -106,6 +109,7 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
       << ", \"choice_source\": " << json::string(to_string(r.choice.source))
       << ", \"type\": " << json::string(std::string(1, o.type)) << ", \"N\": " << r.n
       << ", \"nev\": " << r.nev << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol
+      << "\", \"grid_used\": \"" << r.grid_used.nprow << "x" << r.grid_used.npcol
       << "\", \"np\": " << ctx.nprow * ctx.npcol << ", \"nb\": " << o.nb
       << ", \"matrix\": " << (o.matrix_path.empty() ? "null" : json::string(o.matrix_path))
       << ", \"generalized\": " << (r.generalized ? "true" : "false")

@@ -88,6 +88,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   opts.eigenvalues_only = o.values_only;
   opts.validate = o.validate;
   opts.validation_tolerance = o.validation_tolerance;
+  opts.grid_choice = o.grid_choice;
   Eigensolver<T> solver(opts);
 
   std::optional<DistMatrix<T>> original, Z, B;
@@ -112,6 +113,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   r.nev = nev;
   r.times = solver.timings();
   r.choice = solver.last_choice();
+  r.grid_used = solver.last_grid();
   r.lowest.assign(w.begin(), w.begin() + std::min<std::size_t>(w.size(), 10));
   r.generalized = o.generalized;
   r.validation = solver.validation();

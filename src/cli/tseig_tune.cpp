@@ -98,11 +98,13 @@ TuneOptions parse(int argc, char** argv) {
 void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOptions& o) {
   const auto sig = tseig::tune::make_signature(type, n, nev, g.nprow(), g.npcol(), o.vectors);
   const auto& r = tseig::tune::machine_rates(g.comm());
-  std::printf("%c N=%d nev=%d grid %dx%d: model (dgemm %.1f GFlop/s per rank, triad %.1f GB/s, "
-              "allreduce %.1f us, %.2f GB/s)\n",
-              type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.stream_gbs, r.latency_s * 1e6,
-              r.network_gbs);
-  for (tseig::Solver s : {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
+  std::printf(
+      "%c N=%d nev=%d grid %dx%d: model (dgemm %.1f GFlop/s per rank, triad %.1f GB/s, "
+      "allreduce %.1f us, %.2f GB/s)\n",
+      type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.stream_gbs, r.latency_s * 1e6,
+      r.network_gbs);
+  for (tseig::Solver s :
+       {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
     const auto p = tseig::tune::predict(s, sig, o.nb, r);
     std::printf("  %-10s %8.3f s =", tseig::to_string(s), p.total);
     for (const auto& [stage, seconds] : p.stages) std::printf(" %s %.3f", stage.c_str(), seconds);
@@ -131,8 +133,8 @@ void tune_one(const tseig::Grid& g, int n, int nev, const TuneOptions& o, bool r
   if (!root) return;
   const auto search = tseig::tune::ScfSearch::from_state(es.autotune_state());
   const tseig::TuneChoice best = search.best();
-  std::printf("%c N=%d nev=%d grid %dx%d: %zu trials\n", tseig::type_letter<T>(), n, nev,
-              g.nprow(), g.npcol(), search.trials().size());
+  std::printf("%c N=%d nev=%d grid %dx%d: %zu trials\n", tseig::type_letter<T>(), n, nev, g.nprow(),
+              g.npcol(), search.trials().size());
   for (const auto& [c, s] : search.trials())
     std::printf("  %-36s %9.3f s %s\n", tseig::tune::label(c).c_str(), s,
                 tseig::tune::same_point(c, best) ? "  <- best" : "");
@@ -186,7 +188,8 @@ int main(int argc, char** argv) {
     }
     rc = 2;
   } catch (const tseig::Error& e) {
-    if (rank == 0) std::fprintf(stderr, "tseig-tune: error (%s): %s\n", tseig::to_string(e.code()), e.what());
+    if (rank == 0)
+      std::fprintf(stderr, "tseig-tune: error (%s): %s\n", tseig::to_string(e.code()), e.what());
     rc = 1;
   }
   MPI_Finalize();

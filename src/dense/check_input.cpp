@@ -20,8 +20,7 @@ bool in_triangle(Triangle t, int gi, int gj) {
 }  // namespace
 
 template <class T>
-void check_input(const DistMatrix<T>& A, Triangle triangle) {
-  using R = real_t<T>;
+void require_finite(const DistMatrix<T>& A, Triangle triangle, const std::string& what) {
   std::string where;
   for (int lj = 0; lj < A.local_cols() && where.empty(); ++lj)
     for (int li = 0; li < A.local_rows(); ++li) {
@@ -36,7 +35,13 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
       }
     }
   raise_if_any(A.grid().comm(), !where.empty(), ErrorCode::not_finite,
-               "input matrix has a NaN or Inf entry at 0-based position " + where);
+               what + " has a NaN or Inf entry at 0-based position " + where);
+}
+
+template <class T>
+void check_input(const DistMatrix<T>& A, Triangle triangle) {
+  using R = real_t<T>;
+  require_finite(A, triangle, "input matrix");
   if (triangle != Triangle::full) return;
 
   const DistMatrix<T> C = conjugate_transpose(A);
@@ -68,8 +73,9 @@ void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
       if (A.global_row(li) > A.global_col(lj)) A.local(li, lj) = C.local(li, lj);
 }
 
-#define TSEIG_INSTANTIATE(T)                                 \
-  template void check_input(const DistMatrix<T>&, Triangle); \
+#define TSEIG_INSTANTIATE(T)                                                        \
+  template void check_input(const DistMatrix<T>&, Triangle);                        \
+  template void require_finite(const DistMatrix<T>&, Triangle, const std::string&); \
   template void make_lower_valid(DistMatrix<T>&, Triangle);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

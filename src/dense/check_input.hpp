@@ -1,8 +1,14 @@
 #pragma once
+#include <string>
 // Input validation and triangle completion before a solve.
 #include "tseig/eigensolver.hpp"
 
 namespace tseig::dense {
+
+/// Collective. Throws Error(not_finite) naming `what` and the first position if the part
+/// of A named by `triangle` holds NaN or Inf.
+template <class T>
+void require_finite(const DistMatrix<T>& A, Triangle triangle, const std::string& what);
 
 /// Collective. Throws Error(not_finite) if the part of A named by `triangle` holds NaN
 /// or Inf, and (Triangle::full) Error(not_hermitian) if max|A − Aᴴ| > √ε·max|A|.

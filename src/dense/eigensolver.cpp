@@ -17,6 +17,7 @@
 #include "dense/scalapack_solver.hpp"
 #include "dense/two_stage.hpp"
 #include "dense/validation.hpp"
+#include "dense/working_grid.hpp"
 #include "tseig/error.hpp"
 #include "tseig/linalg.hpp"
 #include "tseig/memory.hpp"
@@ -67,6 +68,17 @@ Solver solver_from_string(const std::string& name) {
               "unknown solver '" + name + "' (expected auto, scalapack, one_stage or two_stage)");
 }
 
+const char* to_string(GridChoice g) {
+  return g == GridChoice::automatic ? "auto" : "as_given";
+}
+
+GridChoice grid_choice_from_string(const std::string& name) {
+  for (GridChoice g : {GridChoice::automatic, GridChoice::as_given})
+    if (name == to_string(g)) return g;
+  throw Error(ErrorCode::invalid_argument,
+              "unknown grid choice '" + name + "' (expected auto or as_given)");
+}
+
 template <class T>
 std::vector<real_t<T>> Eigensolver<T>::eigenvalues(DistMatrix<T>& A) {
   return passed(A, solve(A, nullptr));
@@ -114,7 +126,8 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
                              o.bandwidth,
                              factor ? 1 : 0,
                              S ? 1 : 0,
-                             o.validate ? 1 : 0};
+                             o.validate ? 1 : 0,
+                             static_cast<int>(o.grid_choice)};
   for (const TuneField& f : tune_fields) arguments.push_back(o.tune.*f.value);
   // The tolerance decides whether Error(accuracy) is raised: compared bit for bit.
   append_bits(arguments, o.validation_tolerance);
@@ -126,11 +139,12 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
     else
       arguments.insert(arguments.end(), 8, -1);
   const MPI_Comm comm = A.grid().comm();
-  raise_if_any(comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
-               "ranks called the eigensolver with different arguments (N, nev, block size, "
-               "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate, "
-               "validation_tolerance, the layouts of A, Z or S) or mixed eigenvalues(), "
-               "eigenvectors() and the generalized calls");
+  raise_if_any(
+      comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
+      "ranks called the eigensolver with different arguments (N, nev, block size, "
+      "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate, "
+      "grid_choice, validation_tolerance, the layouts of A, Z or S) or mixed eigenvalues(), "
+      "eigenvectors() and the generalized calls");
 }
 
 }  // namespace
@@ -153,7 +167,8 @@ std::string Eigensolver<T>::autotune_state() const {
 
 template <class T>
 void Eigensolver<T>::load_autotune_state(const std::string& state, MPI_Comm comm) {
-  raise_if_any(comm, !ranks_agree(comm, {static_cast<int>(state.size())}), ErrorCode::invalid_argument,
+  raise_if_any(comm, !ranks_agree(comm, {static_cast<int>(state.size())}),
+               ErrorCode::invalid_argument,
                "load_autotune_state: the ranks passed different states");
   std::optional<tune::ScfSearch> loaded;
   std::string why;
@@ -233,8 +248,9 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   choice_ = choose(A, nev);
   const EigensolverOptions run = tune::merged(options_, choice_);
   // A CholeskyFactor fixes the blocking of the generalized reduction.
-  const int bs = factor || run.block_size <= 0 ? (options_.block_size > 0 ? options_.block_size : A.nb())
-                                               : run.block_size;
+  const int bs = factor || run.block_size <= 0
+                     ? (options_.block_size > 0 ? options_.block_size : A.nb())
+                     : run.block_size;
   // last_choice() tells what ran.
   choice_.solver = run.solver;
   choice_.block_size = bs;
@@ -267,8 +283,15 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
     kept.emplace(dense::full_working_copy(*W, options_.triangle, bs));
   }
   const Solver solver = run.solver;
-  if (factor) dense::reduce_generalized(*W, options_.triangle, *factor, solver, run.tune, times_);
-  else
+  if (factor) {
+    dense::reduce_generalized(*W, options_.triangle, *factor, solver, run.tune, times_);
+    // An S far more ill-conditioned than A's scale allows overflows here (O(N²/P), small
+    // beside the transform's O(N³)); no solver is handed Inf.
+    StageTimer timer(times_, Stage::check_input);
+    dense::require_finite(
+        *W, Triangle::lower,
+        "the transformed matrix U^-H A U^-1 (S too ill-conditioned for A's scale)");
+  } else
     dense::make_lower_valid(*W, options_.triangle);
 
   // The solvers write into a Z with the working layout; the caller's Z gets a copy when
@@ -284,18 +307,23 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       Zs = &zwork;
     }
   }
-  std::vector<real_t<T>> w;
-  switch (solver) {
-    case Solver::scalapack:
-      w = dense::solve_scalapack(*W, nev, Zs, times_);
-      break;
-    case Solver::two_stage:
-      w = dense::solve_two_stage<Device::host>(*W, nev, run.bandwidth, Zs, run.tune, times_);
-      break;
-    default:
-      w = dense::solve_one_stage<Device::host>(*W, nev, Zs, run.tune, times_);
-  }
-  if (factor && Zs) dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, run.tune, times_);
+  const dense::SubgridSolve<T> run_solver = [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
+    switch (solver) {
+      case Solver::scalapack:
+        return dense::solve_scalapack(M, nev, V, t);
+      case Solver::two_stage:
+        return dense::solve_two_stage<Device::host>(M, nev, run.bandwidth, V, run.tune, t);
+      default:
+        return dense::solve_one_stage<Device::host>(M, nev, V, run.tune, t);
+    }
+  };
+  grid_used_ = working_grid(grid, solver, n, nev, Zs != nullptr, bs);
+  std::vector<real_t<T>> w = grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()
+                                 ? run_solver(*W, Zs, times_)
+                                 : dense::solve_on_subgrid(subgrids_->get(grid, grid_used_), *W,
+                                                           nev, Zs, times_, run_solver);
+  if (factor && Zs)
+    dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, run.tune, times_);
   if (Z && Zs != Z) {
     StageTimer timer(times_, Stage::redistribute);
     Z->copy_from(*Zs, nev);
@@ -318,12 +346,22 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
 }
 
 template <class T>
+GridShape Eigensolver<T>::working_grid(const Grid& grid, Solver solver, int n, int nev,
+                                       bool vectors, int nb) {
+  const GridShape given{grid.nprow(), grid.npcol()};
+  // The SCF search times candidates on the caller's grid.
+  if (options_.grid_choice != GridChoice::automatic || scf_ || grid.size() == 1) return given;
+  if (!subgrids_) subgrids_ = std::make_shared<dense::SubGrids>();
+  const dense::GridProblem problem{solver, type_letter<T>(), n, nev, vectors, nb};
+  return dense::plan_working_grid(problem, given, subgrids_->placement(grid));
+}
+
+template <class T>
 void Eigensolver<T>::record_trial(const Grid& grid, int n, int nev) {
   scf_->record(choice_, times_.total);
   const std::string cache = tune::cache_path(options_.tune_file);
   if (scf_->finished() && !cache.empty())
-    tune::cache_store(grid.comm(),
-                      cache,
+    tune::cache_store(grid.comm(), cache,
                       tune::make_signature(type_letter<T>(), n, nev, grid.nprow(), grid.npcol(),
                                            !options_.eigenvalues_only),
                       scf_->best(), "scf");

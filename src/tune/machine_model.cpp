@@ -25,7 +25,8 @@ double seconds_of(auto&& f) {
   for (int rep = 0; rep < 3; ++rep) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
 }
@@ -39,15 +40,19 @@ double slowest(MPI_Comm comm, double rate) {
 
 // Per-stage efficiencies (fractions of the dgemm rate), fitted to the stage times of
 // N = 4000 on 2 ranks (issue 13's table: dgemm 50.6 GFlop/s per core, quiet machine).
-constexpr double e_tridiagonalize = 0.25;      // one_stage: half BLAS-2 (memory-bound)
-constexpr double e_divide_conquer = 0.47;      // (4/3)·N³ merge flops when nev = N
-constexpr double e_backtransform = 0.64;       // one_stage compact-WY GEMMs
+constexpr double e_tridiagonalize = 0.25;  // one_stage: half BLAS-2 (memory-bound)
+constexpr double e_divide_conquer = 0.47;  // (4/3)·N³ merge flops when nev = N
+constexpr double e_backtransform = 0.64;   // one_stage compact-WY GEMMs
 constexpr double e_reduce_to_band = 0.51;
-constexpr double e_bulge_chase = 0.05;         // 6·N²·b flops, memory-bound
+constexpr double e_bulge_chase = 0.05;  // 6·N²·b flops, memory-bound
+// ... until the band (N·b elements) fits in a core's L2 cache: then it runs at the
+// one-stage rate (measured 5× below the memory-bound model at N = 40, one rank).
+constexpr double e_bulge_chase_cached = 0.25;
+constexpr double l2_cache_bytes = 1 << 20;
 constexpr double e_backtransform_band = 0.30;
 constexpr double e_backtransform_full = 0.58;
-constexpr double e_scalapack_trd = 0.34;       // pdsytrd
-constexpr double e_scalapack_bt = 0.60;        // pdormtr
+constexpr double e_scalapack_trd = 0.34;  // pdsytrd
+constexpr double e_scalapack_bt = 0.60;   // pdormtr
 // ScaLAPACK's MRRR path (p?syevr, nev < N): flops per N²·nev, fitted (N = 4000, nev = N/5).
 constexpr double mrrr_flops = 23;
 // Divide & conquer forms the vectors of the wanted part only: its cost falls to this
@@ -65,8 +70,8 @@ MachineRates calibrate(MPI_Comm comm) {
   {
     const int n = 512;
     std::vector<double> a(n * n, 0.5), b(n * n, 0.25), c(n * n, 0.0);
-    const double s =
-        seconds_of([&] { blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n); });
+    const double s = seconds_of(
+        [&] { blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n); });
     r.gemm_gflops = slowest(comm, 2.0 * n * n * n / s * 1e-9);
   }
   {
@@ -85,8 +90,9 @@ MachineRates calibrate(MPI_Comm comm) {
     });
     r.latency_s = -slowest(comm, -s / reps);
     std::vector<double> v(std::size_t{1} << 18, 1.0);  // 2 MiB
-    const double t = seconds_of(
-        [&] { MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_SUM, comm); });
+    const double t = seconds_of([&] {
+      MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_SUM, comm);
+    });
     r.network_gbs = slowest(comm, 8.0 * v.size() / t * 1e-9);
   }
   return r;
@@ -107,10 +113,11 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   const bool complex = sig.type == 'z' || sig.type == 'c';
   const bool single = sig.type == 's' || sig.type == 'c';
   // A complex flop counted as a real one costs 4; single precision runs twice as fast.
-  const double flop_s = (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * rates.gemm_gflops * 1e9 * p);
+  const double flop_s =
+      (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * rates.gemm_gflops * 1e9 * p);
   const double hops = std::log2(std::max(2.0, p));
   const double latency = p > 1 ? rates.latency_s * hops : 0.0;
-  const double b = std::max<double>(TuneParameters{}.bandwidth_target, nb);
+  const double b = std::min(std::max<double>(TuneParameters{}.bandwidth_target, nb), n);
   const double n3 = n * n * n, vectors = sig.vectors ? 2 * n * n * nev : 0.0;
   // Without vectors divide & conquer only finds the roots: O(N²).
   const double merges =
@@ -122,22 +129,30 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   };
   switch (solver) {
     case Solver::two_stage:
-      stage("reduce_to_band", 4.0 / 3 * n3 * flop_s / e_reduce_to_band + 4 * n / nb * latency);
-      stage("bulge_chase", 6 * n * n * b * flop_s / e_bulge_chase + n * latency);
+      // Only the columns beyond the band have panels; a band as wide as the matrix is a
+      // dense tridiagonalization for the bulge chase (at most 4/3·N³).
+      stage("reduce_to_band",
+            4.0 / 3 * std::pow(n - b, 3) * flop_s / e_reduce_to_band + 4 * n / nb * latency);
+      // Every sweep passes its bulges on to the next rank (pipelined: a few messages per
+      // column on the critical path).
+      stage("bulge_chase",
+            std::min(6 * n * n * b, 4.0 / 3 * n3) * flop_s /
+                    (n * b * 8 <= l2_cache_bytes ? e_bulge_chase_cached : e_bulge_chase) +
+                4 * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform_band", vectors * flop_s / e_backtransform_band);
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);
       break;
     case Solver::scalapack:
-      stage("tridiagonalize", 4.0 / 3 * n3 * flop_s / e_scalapack_trd +
-                                  2 * messages_per_column * n * latency);
+      stage("tridiagonalize",
+            4.0 / 3 * n3 * flop_s / e_scalapack_trd + 2 * messages_per_column * n * latency);
       stage("tridiagonal_solve", nev < n ? mrrr_flops * n * n * nev * flop_s * sig.vectors
                                          : merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_scalapack_bt);
       break;
     default:
-      stage("tridiagonalize", 4.0 / 3 * n3 * flop_s / e_tridiagonalize +
-                                  messages_per_column * n * latency);
+      stage("tridiagonalize",
+            4.0 / 3 * n3 * flop_s / e_tridiagonalize + messages_per_column * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_backtransform);
   }

@@ -362,6 +362,28 @@ static void test_triangle(void) {
   free(q);
 }
 
+/* Both grid choices solve correctly; a moved solve (small N on several ranks) too. */
+static void test_grid_choice(void) {
+  for (int k = 0; k < 2; ++k) {
+    const char* choice = k ? "as_given" : "auto";
+    layout_t l = grid_layout(BY_POSITION, N, N);
+    tseig_handle_t* h = make_handle(BY_POSITION, &l);
+    expect(h, tseig_set_string(h, "grid_choice", choice), TSEIG_OK, "set grid_choice");
+    char value[16];
+    expect(h, tseig_get_string(h, "grid_choice", value, sizeof value), TSEIG_OK, "get grid_choice");
+    CHECK(strcmp(value, choice) == 0, "grid_choice reads back as '%s'", value);
+    expect(h, tseig_set_string(h, "grid_choice", "square"), TSEIG_ERROR_INVALID_ARGUMENT,
+           "grid_choice square");
+    double *a = alloc_local('d', &l), *q = alloc_local('d', &l), ev[N];
+    fill_local(a, 'd', &l, h_entry);
+    expect(h, tseig_eigenvectors_d(h, a, ev, q), TSEIG_OK, choice);
+    check_solution('d', choice, ev, q, &l, 0, 0.0);
+    expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
+    free(a);
+    free(q);
+  }
+}
+
 static double complex minus_identity(int i, int j, int cplx) {
   return i == j ? -1.0 : 0.0;
 }
@@ -563,6 +585,7 @@ int main(int argc, char** argv) {
   test_standard('z', BY_ROW_COL_COMMS, "auto");
   test_standard('d', BY_BLACS, "auto");
   test_triangle();
+  test_grid_choice();
 
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -4,6 +4,7 @@
 // (and the norm estimates of LOBPCG's criterion). Any operator, a matrix included.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
@@ -31,6 +32,11 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
     axpby(T(-alpha.back()), q, T(1), w);
     if (j > 0) axpby(T(-beta.back()), previous, T(1), w);
     beta.push_back(column_norms(w)[0]);
+    // The dots are reduced over all ranks: every rank sees the same NaN and stops here.
+    if (!std::isfinite(alpha.back()) || !std::isfinite(beta.back()))
+      throw Error(ErrorCode::not_finite,
+                  "spectral_bounds: the operator produced NaN or Inf (Lanczos step " +
+                      std::to_string(j + 1) + ")");
     if (beta.back() <= 1e-12 * std::abs(alpha.back()) || beta.back() == 0) break;  // invariant
     previous.assign(q);
     axpby(T(1.0 / beta.back()), w, T(0), q);

@@ -45,7 +45,7 @@ void solve_on_grid(MPI_Comm comm, int n, const std::vector<T>& a, const std::vec
   DistMatrix<T> h(grid, n, n, nb), z(grid, n, n, nb);
   h.fill([&](int i, int j) { return a[i + static_cast<std::size_t>(j) * n]; });
   EigensolverOptions options;
-  options.check_input = false;  // symmetrised by construction, finite by the callers' checks
+  options.check_input = false;  // symmetrised by construction, finite (checked above)
   Eigensolver<T> solver(options);
   std::vector<real_t<T>> w;
   if (b.empty()) {
@@ -71,6 +71,16 @@ template <class T>
 SmallEigen<T> projected_eigen(MPI_Comm comm, int n, std::vector<T> a, std::vector<T> b,
                               const SparseTuneParameters& tune, SolverTimes& times, double& part) {
   Timer timer(part, &times);
+  // A NaN or Inf from the operator, the preconditioner or S reaches every projected
+  // matrix (replicated: the same verdict on every rank); LAPACK would pass it on.
+  const auto finite = [](const std::vector<T>& m) {
+    return std::all_of(m.begin(), m.end(), [](const T& x) {
+      return std::isfinite(std::real(x)) && std::isfinite(std::imag(x));
+    });
+  };
+  raise_if_any(comm, !finite(a) || !finite(b), ErrorCode::not_finite,
+               "Rayleigh-Ritz: the projected matrix contains NaN or Inf (produced by the "
+               "operator, the preconditioner or S)");
   make_hermitian(n, a);
   if (!b.empty()) make_hermitian(n, b);
   SmallEigen<T> out;

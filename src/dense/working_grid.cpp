@@ -1,0 +1,269 @@
+// The working grid (see working_grid.hpp): placement of ranks on cores, the cost model,
+// sub-grids of the first ranks, and the solve on one of them.
+#include "dense/working_grid.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "core/blas/scalapack.hpp"
+#include "core/instantiate.hpp"
+#include "core/mpi_types.hpp"
+#include "core/stage_timer.hpp"
+#include "tseig/error.hpp"
+#include "tune/machine_model.hpp"
+
+namespace tseig::dense {
+
+namespace {
+
+// A nominal machine: the plan compares grids, so only the ratios of these rates matter.
+// The latency is one tseig message, fitted so that 2 ranks overtake 1 at N ≈ 100–200 as
+// measured (one_stage, nb 16–32, 2-core EPYC).
+constexpr double nominal_gemm_gflops = 20;
+constexpr double nominal_stream_gbs = 10;
+constexpr double nominal_latency_s = 2e-6;
+constexpr double nominal_network_gbs = 5;  // per rank, within a node
+// Between nodes: a 100 Gb/s link, shared by the node's ranks.
+constexpr double node_link_gbs = 12.5;
+constexpr double node_latency_s = 3e-6;
+// Ranks sharing a core run in turns: a message waits for its peer's time slice. Fitted
+// to one_stage, N = 100–1200, 4 ranks on 2 cores: 2.7× (N = 100) to 1.45× (N = 1200)
+// slower than 2 ranks (Open MPI, --oversubscribe).
+constexpr double time_slice_latency_factor = 2;
+// Small local blocks run below the BLAS-3 rate: the rate × m / (m + m0) for local
+// blocks of order m = N / √p (one_stage measured 4× below the model at N = 100).
+constexpr double half_rate_block = 200;
+// Another grid must be predicted this much faster, so near ties keep the caller's.
+constexpr double gain_required = 0.9;
+
+int element_bytes(char type) {
+  switch (type) {
+    case 's':
+      return 4;
+    case 'z':
+      return 16;
+    default:
+      return 8;
+  }
+}
+
+std::vector<int> candidate_rank_counts(int p) {
+  std::vector<int> counts{p};
+  if (p > 1) counts.push_back(p - 1);
+  for (int k = 1; k < p - 1; k *= 2) counts.push_back(k);
+  return counts;
+}
+
+}  // namespace
+
+int RankPlacement::nodes(int p) const {
+  std::vector<int> seen(node.begin(), node.begin() + std::min<std::size_t>(p, node.size()));
+  std::sort(seen.begin(), seen.end());
+  return static_cast<int>(std::unique(seen.begin(), seen.end()) - seen.begin());
+}
+
+int RankPlacement::most_ranks_per_node(int p) const {
+  std::map<int, int> ranks;
+  for (int r = 0; r < p && r < static_cast<int>(node.size()); ++r) ++ranks[node[r]];
+  int most = 0;
+  for (const auto& [where, count] : ranks) most = std::max(most, count);
+  return most;
+}
+
+double RankPlacement::oversubscription(int p) const {
+  std::map<int, int> ranks;
+  for (int r = 0; r < p && r < static_cast<int>(node.size()); ++r) ++ranks[node[r]];
+  double most = 0;
+  for (const auto& [where, count] : ranks)
+    most = std::max(most, static_cast<double>(count) / std::max(1, cores[where]));
+  return most;
+}
+
+RankPlacement rank_placement(MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm node_comm;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
+  int leader = rank;
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node_comm);
+  // The cores this node's ranks may run on: the union of their affinity masks.
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) CPU_SET(0, &mask);
+  auto* bytes = reinterpret_cast<unsigned char*>(&mask);
+  MPI_Allreduce(MPI_IN_PLACE, bytes, static_cast<int>(sizeof mask), MPI_UNSIGNED_CHAR, MPI_BOR,
+                node_comm);
+  MPI_Comm_free(&node_comm);
+  const int mine[2] = {leader, CPU_COUNT(&mask)};
+  std::vector<int> all(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  RankPlacement out;
+  std::map<int, int> index_of_leader;
+  for (int r = 0; r < size; ++r) {
+    auto [it, added] = index_of_leader.emplace(all[2 * r], static_cast<int>(out.cores.size()));
+    if (added) out.cores.push_back(all[2 * r + 1]);
+    out.node.push_back(it->second);
+  }
+  return out;
+}
+
+double predicted_seconds(const GridProblem& problem, GridShape shape, GridShape given,
+                         const RankPlacement& placement) {
+  const int p = shape.nprow * shape.npcol, given_p = given.nprow * given.npcol;
+  const double turns = std::max(1.0, placement.oversubscription(p));
+  const double local_order = problem.n / std::sqrt(static_cast<double>(p));
+  const bool across_nodes = placement.nodes(p) > 1;
+  tune::MachineRates rates;
+  const double small_blocks = local_order / (local_order + half_rate_block);
+  rates.gemm_gflops = nominal_gemm_gflops / turns * small_blocks;
+  // The model counts a complex flop as 4 real ones; small blocks are overhead-bound, so
+  // there a complex solve costs less than 4× a real one (measured: 1.2× at N = 40, 1.7×
+  // at N = 100, two_stage, one rank).
+  const bool complex = problem.type == 'c' || problem.type == 'z';
+  if (complex) rates.gemm_gflops *= 4 / (1 + 3 * small_blocks);
+  rates.stream_gbs = nominal_stream_gbs / turns;
+  rates.latency_s = (across_nodes ? node_latency_s : nominal_latency_s) *
+                    (turns > 1 ? time_slice_latency_factor * turns : 1);
+  rates.network_gbs =
+      (across_nodes ? node_link_gbs / placement.most_ranks_per_node(p) : nominal_network_gbs) /
+      turns;
+  tune::Signature sig;
+  sig.type = problem.type;
+  sig.n = problem.n;
+  sig.nev = problem.nev;
+  sig.nprow = shape.nprow;
+  sig.npcol = shape.npcol;
+  sig.vectors = problem.vectors;
+  double seconds = tune::predict(problem.solver, sig, problem.nb, rates).total;
+  // Words each rank sends along its process row and column: panels and vectors of
+  // N²/nprow and N²/npcol (a 1×P grid broadcasts whole columns).
+  const double n2 = static_cast<double>(problem.n) * problem.n * element_bytes(problem.type);
+  const double along =
+      (shape.npcol > 1 ? 1.0 / shape.nprow : 0) + (shape.nprow > 1 ? 1.0 / shape.npcol : 0);
+  seconds += n2 * along * (problem.vectors ? 2 : 1) / (rates.network_gbs * 1e9);
+  if (shape.nprow != given.nprow || shape.npcol != given.npcol) {
+    // A in, Z out: every element crosses once, received by the p ranks.
+    const double z = problem.vectors ? static_cast<double>(problem.nev) / problem.n : 0;
+    seconds += n2 * (1 + z) / p / (rates.network_gbs * 1e9) + 2 * given_p * rates.latency_s;
+  }
+  return seconds;
+}
+
+GridShape plan_working_grid(const GridProblem& problem, GridShape given,
+                            const RankPlacement& placement) {
+  const double stay = predicted_seconds(problem, given, given, placement);
+  GridShape best = given;
+  double best_seconds = stay;
+  for (int p : candidate_rank_counts(given.nprow * given.npcol))
+    for (int r = 1; r * r <= p; ++r) {
+      if (p % r) continue;
+      const GridShape shape{r, p / r};
+      const double s = predicted_seconds(problem, shape, given, placement);
+      if (s < best_seconds) {
+        best = shape;
+        best_seconds = s;
+      }
+    }
+  return best_seconds < gain_required * stay ? best : given;
+}
+
+const Grid* SubGrids::get(const Grid& parent, GridShape shape) {
+  for (const Entry& e : entries_)
+    if (e.parent.same_as(parent) && e.shape.nprow == shape.nprow && e.shape.npcol == shape.npcol)
+      return e.member ? &e.sub : nullptr;
+  const int p = shape.nprow * shape.npcol;
+  const bool member = parent.rank() < p;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(parent.comm(), member ? 0 : MPI_UNDEFINED, parent.rank(), &comm);
+  Entry e{parent, shape, Grid(), member};
+  if (member) {
+    e.sub = Grid(comm, shape.nprow, shape.npcol);
+    MPI_Comm_free(&comm);
+  }
+  entries_.push_back(std::move(e));
+  return member ? &entries_.back().sub : nullptr;
+}
+
+const RankPlacement& SubGrids::placement(const Grid& parent) {
+  if (placement_.node.empty() || !placement_of_.same_processes(parent)) {
+    placement_ = rank_placement(parent.comm());
+    placement_of_ = parent;
+  }
+  return placement_;
+}
+
+namespace {
+
+// p?gemr2d's convention: a process outside a grid passes a descriptor with context -1.
+std::array<int, 9> outside(int m, int n, int nb) {
+  return {1, -1, m, n, nb, nb, 0, 0, 1};
+}
+
+// Stage times of the sub-grid's rank 0 (rank 0 of the whole grid) to every rank.
+void share_times(MPI_Comm comm, const StageTimes& sub, StageTimes& times) {
+  std::vector<double> flat;
+  for (const auto& [name, seconds] : sub.stages)
+    if (auto stage = stage_from_string(name))
+      flat.insert(flat.end(), {static_cast<double>(*stage), seconds});
+  int count = static_cast<int>(flat.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, comm);
+  flat.resize(count);
+  MPI_Bcast(flat.data(), count, MPI_DOUBLE, 0, comm);
+  for (int k = 0; k < count; k += 2) times.add(static_cast<Stage>(flat[k]), flat[k + 1]);
+}
+
+}  // namespace
+
+template <class T>
+std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int nev,
+                                        DistMatrix<T>* Z, StageTimes& times,
+                                        const SubgridSolve<T>& solve) {
+  const Grid& grid = A.grid();
+  const MPI_Comm comm = grid.comm();
+  const int n = A.n(), nb = A.nb();
+  const int context = grid.blacs_context();
+  T none{};
+  DistMatrix<T> As, Zs;
+  collectively(comm, [&] {
+    if (!sub) return;
+    As = DistMatrix<T>(*sub, n, n, nb, nb);
+    if (Z) Zs = DistMatrix<T>(*sub, n, Z->n(), nb, nb);
+  });
+  const std::array<int, 9> a_outside = outside(n, n, nb);
+  {
+    StageTimer timer(times, Stage::redistribute);
+    scalapack::gemr2d<T>(n, n, A.data(), 1, 1, A.desc(), sub ? As.data() : &none, 1, 1,
+                         sub ? As.desc() : a_outside.data(), context);
+  }
+  std::vector<real_t<T>> w;
+  StageTimes sub_times;
+  collectively(comm, [&] {
+    if (sub) w = solve(As, Z ? &Zs : nullptr, sub_times);
+  });
+  share_times(comm, sub_times, times);
+  int count = static_cast<int>(w.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, comm);
+  w.resize(count);
+  MPI_Bcast(w.data(), count, mpi_type<real_t<T>>(), 0, comm);
+  if (Z) {
+    StageTimer timer(times, Stage::redistribute);
+    const std::array<int, 9> z_outside = outside(n, Zs.n(), nb);
+    scalapack::gemr2d<T>(n, nev, sub ? Zs.data() : &none, 1, 1, sub ? Zs.desc() : z_outside.data(),
+                         Z->data(), 1, 1, Z->desc(), context);
+  }
+  return w;
+}
+
+#define TSEIG_INSTANTIATE(T)                        \
+  template std::vector<real_t<T>> solve_on_subgrid( \
+      const Grid*, DistMatrix<T>&, int, DistMatrix<T>*, StageTimes&, const SubgridSolve<T>&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::dense

@@ -1,0 +1,229 @@
+// Fault tests at the edges of the input space, run at 1–8 ranks (3, 5, 7 included):
+// ranks that own no rows or columns (N < nb·P) on every grid shape of P, for every
+// solver, N = 1 and 2 everywhere, input scaled to 1e±300 (float: 1e±36), and NaN that
+// appears mid-computation (a matrix-free operator or preconditioner that turns bad after
+// some applications, an overflow inside the pipeline). Each case either solves correctly
+// (checked against LAPACK, with residual and orthogonality) or raises the same Error on
+// every rank; it never hangs (TIMEOUT), aborts or returns NaN.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "check_solve.hpp"
+#include "fault_util.hpp"
+#include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
+#include "tseig/sparse/lobpcg.hpp"
+
+namespace tseig::test {
+namespace {
+
+// Every grid shape of the job's ranks: r×(P/r) for each divisor r.
+std::vector<Grid> every_shape() {
+  const int p = world_size();
+  std::vector<Grid> grids;
+  for (int r = 1; r <= p; ++r)
+    if (p % r == 0) grids.emplace_back(MPI_COMM_WORLD, r, p / r);
+  return grids;
+}
+
+std::string shape(const Grid& g) {
+  return std::to_string(g.nprow()) + "x" + std::to_string(g.npcol());
+}
+
+template <class T>
+class EmptyRanks : public ::testing::Test {};
+TYPED_TEST_SUITE(EmptyRanks, ScalarTypes);
+
+// N from 1 to below nb·P: most ranks own no rows, no columns, or neither.
+TYPED_TEST(EmptyRanks, EverySolverEveryShape) {
+  using T = TypeParam;
+  const int nb = 4;
+  for (const Grid& g : every_shape())
+    for (int n : {1, 2, 3, nb * std::max(g.nprow(), g.npcol()) - 1})
+      for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
+        for (int nev : {1, n}) {
+          SCOPED_TRACE(std::string(to_string(solver)) + " on " + shape(g) +
+                       " N=" + std::to_string(n) + " nev=" + std::to_string(nev));
+          DistMatrix<T> A(g, n, n, nb);
+          generate::random_hermitian(A, 7 + n);
+          std::vector<T> full = A.gather(0);
+          std::vector<real_t<T>> ref;
+          if (g.rank() == 0) {
+            ref = lapack_eigenvalues<T>(full, n);
+            ref.resize(nev);
+          }
+          EigensolverOptions opt;
+          opt.solver = solver;
+          opt.nev = nev;
+          // check_solve solves on the grid given (GridChoice::as_given): the point here.
+          check_solve<T>(A, nullptr, opt, nb, ref);
+        }
+}
+
+// The same through the automatic working grid, which moves such problems.
+TYPED_TEST(EmptyRanks, AutomaticWorkingGrid) {
+  using T = TypeParam;
+  for (const Grid& g : every_shape())
+    for (int n : {1, 2, 11}) {
+      SCOPED_TRACE(shape(g) + " N=" + std::to_string(n));
+      DistMatrix<T> A(g, n, n, 4), Z(g, n, n, 4);
+      generate::random_hermitian(A, 3);
+      DistMatrix<T> work = A.clone();
+      EigensolverOptions opt;
+      opt.validate = true;  // residual, orthogonality and count, or Error(accuracy)
+      const std::vector<real_t<T>> w = Eigensolver<T>(opt).eigenvectors(work, Z);
+      EXPECT_LE(accuracy::residual(A, w, Z), accuracy_tolerance<T>(n));
+    }
+}
+
+std::string scale_name(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0e", x);
+  return text;
+}
+
+template <class T>
+class ExtremeScale : public ::testing::Test {};
+TYPED_TEST_SUITE(ExtremeScale, ScalarTypes);
+
+// Entries near the ends of the exponent range: eigenvalues scale exactly, vectors stay
+// orthonormal; nothing overflows to Inf or underflows to 0 on the way.
+TYPED_TEST(ExtremeScale, EverySolverAtTinyAndHugeNorms) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const R huge = sizeof(R) == 8 ? R(1e300) : R(1e36);
+  const Grid grid(MPI_COMM_WORLD);
+  const int n = 23, nb = 4;
+  DistMatrix<T> base(grid, n, n, nb);
+  generate::random_hermitian(base, 17);
+  std::vector<T> full = base.gather(0);
+  std::vector<R> ref;
+  if (grid.rank() == 0) ref = lapack_eigenvalues<T>(full, n);
+  for (R factor : {huge, 1 / huge})
+    for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+      SCOPED_TRACE(std::string(to_string(solver)) + " scaled by " + scale_name(double(factor)));
+      DistMatrix<T> A = base.clone();
+      for (int lj = 0; lj < A.local_cols(); ++lj)
+        for (int li = 0; li < A.local_rows(); ++li) A.local(li, lj) *= factor;
+      DistMatrix<T> work = A.clone(), Z(grid, n, n, nb);
+      EigensolverOptions opt;
+      opt.solver = solver;
+      opt.grid_choice = GridChoice::as_given;
+      std::vector<R> w;
+      const int code = expect_same_error(
+          std::string(to_string(solver)) + " at scale " + scale_name(double(factor)),
+          [&] { w = Eigensolver<T>(opt).eigenvectors(work, Z); }, true);
+      if (solver == Solver::scalapack && code == static_cast<int>(ErrorCode::not_finite))
+        continue;  // p?syevd's own arithmetic may overflow: reported, never returned
+      ASSERT_EQ(code, 0) << "tseig's own solvers scale: no error expected";
+      const double tol = accuracy_tolerance<T>(n);
+      if (grid.rank() == 0)
+        for (int k = 0; k < n; ++k)
+          EXPECT_NEAR(double(w[k] / factor), double(ref[k]), tol * n * 10) << "k = " << k;
+      EXPECT_LE(accuracy::orthogonality(Z, n), tol);
+      for (R x : w) EXPECT_TRUE(std::isfinite(x));
+    }
+}
+
+// Entries so large that the Frobenius norm overflows: scaled, solved, never NaN out.
+TEST(ExtremeScale, NearTheOverflowThreshold) {
+  const Grid grid(MPI_COMM_WORLD);
+  const int n = 17;
+  const double big = std::numeric_limits<double>::max() / 4;
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    DistMatrix<double> A(grid, n, n, 4), Z(grid, n, n, 4);
+    A.fill([&](int i, int j) { return i == j ? big * (1 - 2.0 * (i % 2)) : big / (1 + i + j); });
+    EigensolverOptions opt;
+    opt.solver = solver;
+    std::vector<double> w;
+    const int code = expect_same_error(
+        std::string("max/4 entries, ") + to_string(solver),
+        [&] { w = Eigensolver<double>(opt).eigenvectors(A, Z); }, true);
+    if (code != 0) {
+      EXPECT_EQ(code, static_cast<int>(ErrorCode::not_finite));
+      continue;
+    }
+    for (double x : w) EXPECT_TRUE(std::isfinite(x)) << to_string(solver);
+    for (int lj = 0; lj < Z.local_cols(); ++lj)
+      for (int li = 0; li < Z.local_rows(); ++li) EXPECT_TRUE(std::isfinite(Z.local(li, lj)));
+  }
+}
+
+// S positive definite but so badly scaled that U⁻ᴴAU⁻¹ overflows inside the
+// generalized transform: an Inf appears mid-computation, and NaN follows in the stages.
+TEST(NanMidComputation, DenseGeneralizedOverflow) {
+  const Grid grid(MPI_COMM_WORLD);
+  const int n = 12;
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
+    for (bool vectors : {false, true}) {
+      DistMatrix<double> A(grid, n, n, 4), S(grid, n, n, 4), Z(grid, n, n, 4);
+      generate::random_hermitian(A, 5);
+      S.fill([](int i, int j) { return i != j ? 0.0 : i == 0 ? 1e-320 : 1.0; });
+      EigensolverOptions opt;
+      opt.solver = solver;
+      const std::string what = std::string("S = diag(1e-320, 1, ...), ") + to_string(solver) +
+                               (vectors ? " vectors" : " values");
+      std::vector<double> w;
+      const int code = expect_same_error(what, [&] {
+        Eigensolver<double> es(opt);
+        w = vectors ? es.generalized_eigenvectors(A, S, Z) : es.generalized_eigenvalues(A, S);
+      });
+      EXPECT_EQ(code, static_cast<int>(ErrorCode::not_finite)) << what;
+    }
+}
+
+// A matrix-free operator (or preconditioner) that returns NaN from its k-th application
+// on, k from the first to the last application of a clean run (so the NaN appears in
+// Lanczos bounds, the first iterations or the last one): the block eigensolver stops
+// with Error(not_finite) on every rank.
+TEST(NanMidComputation, SparseOperatorAndPreconditioner) {
+  using T = double;
+  using namespace sparse;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 5, 4);
+  LobpcgOptions<T> o;
+  o.nev = 3;
+  o.tol = 1e-8;
+  for (bool in_preconditioner : {false, true}) {
+    int applications = 0, bad_after = 0;
+    auto poisoned = [&](const MultiVector<T>& x, const MultiVector<T>& y, bool laplacian) {
+      if (laplacian) {
+        spmmv(a, x, y);
+      } else {
+        for (int i = 0; i < x.local_rows(); ++i)
+          for (int j = 0; j < x.cols(); ++j) y(i, j) = x(i, j) / 6.0;
+      }
+      // Only the first rank's rows go bad: the others must learn of it.
+      if (++applications == bad_after && x.local_rows() > 0 && world_rank() == 0)
+        y(0, 0) = std::numeric_limits<T>::quiet_NaN();
+    };
+    const LinearOperator<T> h =
+        in_preconditioner ? LinearOperator<T>(a)
+                          : LinearOperator<T>(a.vector_layout(), [&](const auto& x, const auto& y) {
+                              poisoned(x, y, true);
+                            });
+    const Preconditioner<T> m =
+        in_preconditioner
+            ? Preconditioner<T>([&](const auto& x, const auto& y) { poisoned(x, y, false); })
+            : Preconditioner<T>();
+    ASSERT_TRUE(lobpcg<T>(h, o, m).converged);
+    const int clean = applications;
+    ASSERT_GT(clean, 2);
+    for (int k : {1, clean / 2, clean}) {
+      applications = 0;
+      bad_after = k;
+      const std::string what = std::string(in_preconditioner ? "preconditioner" : "operator") +
+                               " NaN at application " + std::to_string(k) + " of " +
+                               std::to_string(clean);
+      const int code = expect_same_error(what, [&] { lobpcg<T>(h, o, m); });
+      EXPECT_EQ(code, static_cast<int>(ErrorCode::not_finite)) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tseig::test
