@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/blas/host.hpp"
+#include "tseig/error.hpp"
 
 namespace tseig::tune {
 
@@ -67,20 +68,25 @@ MachineRates calibrate(MPI_Comm comm) {
   int p = 1;
   MPI_Comm_size(comm, &p);
   MPI_Barrier(comm);
+  // Allocated together first: an allocation failing on one rank (a memory cap) becomes
+  // Error(out_of_memory) on every rank, not a rank missing from the reductions below.
+  const int n = 512;
+  const std::size_t stream_n = std::size_t{1} << 22;  // 3 × 32 MiB: beyond every cache
+  std::vector<double> a, b, c, x, y, z;
+  collectively(comm, [&] {
+    a.assign(n * n, 0.5), b.assign(n * n, 0.25), c.assign(n * n, 0.0);
+    x.assign(stream_n, 1.0), y.assign(stream_n, 2.0), z.assign(stream_n, 0.0);
+  });
   {
-    const int n = 512;
-    std::vector<double> a(n * n, 0.5), b(n * n, 0.25), c(n * n, 0.0);
     const double s = seconds_of(
         [&] { blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n); });
     r.gemm_gflops = slowest(comm, 2.0 * n * n * n / s * 1e-9);
   }
   {
-    const std::size_t n = std::size_t{1} << 22;  // 3 × 32 MiB: beyond every cache
-    std::vector<double> a(n, 1.0), b(n, 2.0), c(n, 0.0);
     const double s = seconds_of([&] {
-      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] + 3.0 * b[i];
+      for (std::size_t i = 0; i < stream_n; ++i) z[i] = x[i] + 3.0 * y[i];
     });
-    r.stream_gbs = slowest(comm, 3.0 * 8 * n / s * 1e-9);
+    r.stream_gbs = slowest(comm, 3.0 * 8 * stream_n / s * 1e-9);
   }
   if (p > 1) {
     double x = 1;

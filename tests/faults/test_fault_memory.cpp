@@ -1,0 +1,133 @@
+// Memory limits: one rank's address space capped (setrlimit(RLIMIT_AS), what `ulimit -v`
+// sets) a little above what it holds, so that the solver's work arrays cannot be had.
+// Every solver, through C++ and the C API, must raise Error(out_of_memory) /
+// TSEIG_ERROR_OUT_OF_MEMORY on every rank, never abort or hang, and solve normally once
+// the limit is lifted.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "fault_util.hpp"
+#include "test_util.hpp"
+#include "tseig/tseig.h"
+
+namespace tseig::test {
+namespace {
+
+// This process's virtual memory size in bytes (VmSize of /proc/self/status).
+rlim_t virtual_size() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmSize:") {
+      rlim_t kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+    status.ignore(4096, '\n');
+  }
+  return 0;
+}
+
+// Caps the last rank's address space at its current size + `headroom` while alive.
+class AddressSpaceCap {
+ public:
+  explicit AddressSpaceCap(rlim_t headroom) {
+    getrlimit(RLIMIT_AS, &saved_);
+    if (world_rank() != world_size() - 1) return;
+    rlimit capped = saved_;
+    capped.rlim_cur = virtual_size() + headroom;
+    active_ = setrlimit(RLIMIT_AS, &capped) == 0;
+  }
+  ~AddressSpaceCap() {
+    if (active_) setrlimit(RLIMIT_AS, &saved_);
+  }
+
+ private:
+  rlimit saved_{};
+  bool active_ = false;
+};
+
+constexpr int n = 3000, nb = 64;
+
+// OpenBLAS allocates its own buffers (128 MiB here) at its first BLAS-3 call in a
+// process and, when that fails, retries inside the call forever: beyond tseig's reach.
+// A DFT code has made that call long before; so has this test, with one ordinary solve
+// (which also measures the machine model's rates) before any cap.
+class MemoryLimit : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const Grid grid(MPI_COMM_WORLD);
+    DistMatrix<double> A(grid, 1000, 1000, nb), Z(grid, 1000, 1000, nb);
+    generate::random_hermitian(A, 3);
+    Eigensolver<double>().eigenvectors(A, Z);
+  }
+};
+constexpr rlim_t headroom = 24u << 20;  // far below any solver's work arrays at N = 3000
+
+TEST_F(MemoryLimit, EverySolverRaisesOutOfMemoryOnEveryRank) {
+  const Grid grid(MPI_COMM_WORLD);
+  DistMatrix<double> A(grid, n, n, nb), Z(grid, n, n, nb);
+  generate::random_hermitian(A, 1);
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    EigensolverOptions opt;
+    opt.solver = solver;
+    opt.grid_choice = GridChoice::as_given;
+    DistMatrix<double> work = A.clone();
+    int code = 0;
+    {
+      const AddressSpaceCap cap(headroom);
+      code = expect_same_error(std::string("address space +24 MiB, ") + to_string(solver),
+                               [&] { Eigensolver<double>(opt).eigenvectors(work, Z); });
+    }
+    EXPECT_EQ(code, static_cast<int>(ErrorCode::out_of_memory)) << to_string(solver);
+    release_cached_memory();
+  }
+  // The library is still usable: a solve after the limit is lifted.
+  EigensolverOptions opt;
+  opt.validate = true;
+  DistMatrix<double> small(grid, 200, 200, 16), V(grid, 200, 200, 16);
+  generate::random_hermitian(small, 2);
+  EXPECT_NO_THROW(Eigensolver<double>(opt).eigenvectors(small, V));
+}
+
+TEST_F(MemoryLimit, CApiReturnsOutOfMemory) {
+  const Grid grid(MPI_COMM_WORLD);
+  DistMatrix<double> A(grid, n, n, nb), Z(grid, n, n, nb);
+  generate::random_hermitian(A, 1);
+  tseig_handle_t* h = nullptr;
+  ASSERT_EQ(tseig_create(&h), TSEIG_OK);
+  for (auto [name, value] : {std::pair{"na", n},
+                             {"nev", n},
+                             {"nblk", nb},
+                             {"local_nrows", A.lld()},
+                             {"local_ncols", A.local_cols()},
+                             {"process_row", grid.myrow()},
+                             {"process_col", grid.mycol()}})
+    ASSERT_EQ(tseig_set_int(h, name, value), TSEIG_OK) << name;
+  ASSERT_EQ(tseig_set_comm(h, MPI_COMM_WORLD), TSEIG_OK);
+  ASSERT_EQ(tseig_setup(h), TSEIG_OK) << tseig_last_error_message(h);
+  ASSERT_EQ(tseig_set_string(h, "grid_choice", "as_given"), TSEIG_OK);
+  std::vector<double> w(n);
+  int rc = 0;
+  {
+    const AddressSpaceCap cap(headroom);
+    rc = tseig_eigenvectors_d(h, A.data(), w.data(), Z.data());
+  }
+  EXPECT_EQ(rc, TSEIG_ERROR_OUT_OF_MEMORY) << tseig_last_error_message(h);
+  int lo = rc, hi = rc;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(lo, hi) << "ranks returned different codes";
+  if (world_rank() == 0)
+    std::printf("[fault] C API, address space +24 MiB: code %d (%s)\n", rc,
+                tseig_last_error_message(h));
+  EXPECT_EQ(tseig_destroy(h), TSEIG_OK);
+}
+
+}  // namespace
+}  // namespace tseig::test
