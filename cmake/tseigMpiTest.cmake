@@ -1,11 +1,14 @@
-# add_mpi_program(name SOURCES src... RANKS n... [LIBRARIES lib...] [LABELS label...] [TIMEOUT s])
+# add_mpi_program(name SOURCES src... RANKS n... [LIBRARIES lib...] [LABELS label...] [TIMEOUT s]
+#                 [NO_SANITIZE])
 #   One MPI executable registered with ctest once per rank count (name_np<N>),
 #   oversubscribing the cores; it passes when every rank exits 0 (C and Fortran tests).
+#   NO_SANITIZE: not in the sanitizer job (a test whose subject the sanitizer's runtime
+#   changes, such as address-space caps: ASan's allocator aborts where malloc fails).
 # add_mpi_test(name SOURCES src... RANKS n... [LABELS label...] [TIMEOUT s])
 #   The same for a GoogleTest program linked with the MPI-aware main.
 set(TSEIG_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra flags for mpiexec in tests")
 function(add_mpi_program name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBRARIES;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SANITIZE" "TIMEOUT" "SOURCES;RANKS;LIBRARIES;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
   tseig_toolchain_options(${name})
@@ -20,7 +23,7 @@ function(add_mpi_program name)
   endif()
   foreach(np IN LISTS ARG_RANKS)
     set(labels "mpi;np${np};${ARG_LABELS}")
-    if(np EQUAL sanitize_np)
+    if(np EQUAL sanitize_np AND NOT ARG_NO_SANITIZE)
       list(APPEND labels sanitize)
     endif()
     add_test(NAME ${name}_np${np}
