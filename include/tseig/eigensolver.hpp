@@ -93,7 +93,7 @@ struct EigensolverOptions {
   /// tseig-tune; empty: the environment variable TSEIG_TUNE_FILE, if set. Read on rank 0.
   std::string tune_file;
   /// Which processes solve; the SCF mode (start_autotune) always uses the grid of A.
-  GridChoice grid_choice = GridChoice::automatic;
+  GridChoice grid_choice = GridChoice::as_given;
 };
 
 namespace tune {

@@ -345,7 +345,7 @@ int tseig_create(tseig_handle_t** h) {
     for (const tseig::TuneField& f : tseig::tune_fields)
       handle->ints[std::string(f.name)] = defaults.*f.value;
     handle->strings = {
-        {"solver", "auto"}, {"triangle", "full"}, {"tune_file", ""}, {"grid_choice", "auto"}};
+        {"solver", "auto"}, {"triangle", "full"}, {"tune_file", ""}, {"grid_choice", "as_given"}};
     *h = handle;
   });
 }
