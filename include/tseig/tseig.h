@@ -49,9 +49,9 @@
  *   string solver          any     "auto" (default: the tuning cache's measured choice, else
  *                                  the machine model's, else one_stage), "one_stage",
  *                                  "two_stage", "scalapack"
- *   string grid_choice     any     "auto" (default): the solve may run on a better grid of the
+ *   string grid_choice     any     "as_given" (default): solve on the grid given; "auto": the solve may run on a better grid of the
  *                                  first ranks (P-1 for a prime P, fewer for a small na or
- *                                  more ranks than cores; README "Working grid"); "as_given"
+ *                                  more ranks than cores; README "Working grid")
  *   string tune_file       any     tuning cache (JSON) for "auto" and the SCF mode (default "":
  *                                  the environment variable TSEIG_TUNE_FILE, if set)
  *   string triangle        any     which part of a (and b) is read: "full" (default, checked to

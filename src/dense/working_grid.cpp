@@ -62,24 +62,24 @@ std::vector<int> candidate_rank_counts(int p) {
 }  // namespace
 
 int RankPlacement::nodes(int p) const {
-  std::vector<int> seen(node.begin(), node.begin() + std::min<std::size_t>(p, node.size()));
-  std::sort(seen.begin(), seen.end());
-  return static_cast<int>(std::unique(seen.begin(), seen.end()) - seen.begin());
+  return static_cast<int>(ranks_per_node(p).size());
+}
+
+std::map<int, int> RankPlacement::ranks_per_node(int p) const {
+  std::map<int, int> ranks;
+  for (int r = 0; r < p && r < static_cast<int>(node.size()); ++r) ++ranks[node[r]];
+  return ranks;
 }
 
 int RankPlacement::most_ranks_per_node(int p) const {
-  std::map<int, int> ranks;
-  for (int r = 0; r < p && r < static_cast<int>(node.size()); ++r) ++ranks[node[r]];
   int most = 0;
-  for (const auto& [where, count] : ranks) most = std::max(most, count);
+  for (const auto& [where, count] : ranks_per_node(p)) most = std::max(most, count);
   return most;
 }
 
 double RankPlacement::oversubscription(int p) const {
-  std::map<int, int> ranks;
-  for (int r = 0; r < p && r < static_cast<int>(node.size()); ++r) ++ranks[node[r]];
   double most = 0;
-  for (const auto& [where, count] : ranks)
+  for (const auto& [where, count] : ranks_per_node(p))
     most = std::max(most, static_cast<double>(count) / std::max(1, cores[where]));
   return most;
 }

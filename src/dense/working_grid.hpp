@@ -6,6 +6,7 @@
 // wait. Deterministic: the same problem on the same launch takes the same grid, so the
 // results stay reproducible.
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "tseig/eigensolver.hpp"
@@ -22,8 +23,9 @@ struct RankPlacement {
   std::vector<int> cores;  ///< per node: cores its ranks may use
   /// The most ranks per core on any node when the first p ranks run.
   double oversubscription(int p) const;
-  int nodes(int p) const;                ///< nodes the first p ranks are on
-  int most_ranks_per_node(int p) const;  ///< of the first p ranks
+  int nodes(int p) const;                          ///< nodes the first p ranks are on
+  int most_ranks_per_node(int p) const;            ///< of the first p ranks
+  std::map<int, int> ranks_per_node(int p) const;  ///< node → how many of the first p ranks
 };
 
 /// Collective over comm; every rank returns the same placement.
