@@ -96,8 +96,12 @@ TEST_F(Disagree, DenseSolverArguments) {
                   n, n, nb, nb);
   solve_both_ways("tune.wy_width", grid, o, with([](auto& x) { x.tune.wy_width = 2; }), n, n, nb,
                   nb);
-  solve_both_ways("grid_choice", grid, o,
-                  with([](auto& x) { x.grid_choice = GridChoice::as_given; }), n, n, nb, nb);
+  // The other choice than the default, so that the ranks really disagree.
+  solve_both_ways("grid_choice", grid, o, with([&](auto& x) {
+                    x.grid_choice = o.grid_choice == GridChoice::as_given ? GridChoice::automatic
+                                                                          : GridChoice::as_given;
+                  }),
+                  n, n, nb, nb);
   EigensolverOptions v = with([](auto& x) { x.validate = true; });
   solve_both_ways("validate", grid, o, v, n, n, nb, nb);
   solve_both_ways("validation_tolerance", grid, v, with([](auto& x) {
