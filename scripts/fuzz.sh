@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (preset fuzz: clang-14, ASan + UBSan) and runs each for
 # the given number of seconds (default 60), printing executions and coverage.
 #   bash scripts/fuzz.sh [seconds-per-target] [target...]
-# Targets: dense_mm, sparse_mm, cli_options (default: all). New corpus entries go to
+# Targets: dense_mm, sparse_mm, cli_options, tune_cache (default: all). New corpus entries go to
 # build-fuzz/corpus/<target> (the seeds in fuzz/corpus/<target> are only read); crashing
 # inputs to build-fuzz/artifacts/<target>/. Exit status 1 when any target failed.
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(dense_mm sparse_mm cli_options)
+((${#targets[@]})) || targets=(dense_mm sparse_mm cli_options tune_cache)
 
 # clang-14 and its compiler-rt (libFuzzer) are needed here only, not by the normal build.
 bash scripts/install-deps.sh clang-14 libclang-rt-14-dev
@@ -38,6 +38,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts" build-fuzz/logs
   dict=fuzz/mm.dict
   [ "$t" = cli_options ] && dict=fuzz/cli_options.dict
+  [ "$t" = tune_cache ] && dict=fuzz/tune_cache.dict
   echo "== $t: ${seconds} s (log $log)"
   rc=0
   # -timeout: an input running longer than 10 s counts as a hang; -rss_limit_mb also

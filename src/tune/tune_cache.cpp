@@ -120,7 +120,10 @@ bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
     std::string text;
     if (read_text(path, text)) {
       try {
-        for (const auto& [k, v] : parse_cache(text).find("entries")->object()) entries[k] = v.dump();
+        // Named: a range-for over a member of the temporary parse_cache() result would
+        // read the tree after it is destroyed.
+        const JsonValue doc = parse_cache(text);
+        for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
       } catch (const Error& e) {
         warn_once(path, std::string(e.what()) + " (it is rewritten)");
       }

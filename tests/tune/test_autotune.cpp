@@ -107,6 +107,27 @@ TEST(Autotune, CacheEntryIsUsedAndUserValuesKept) {
   EXPECT_EQ(other.last_choice().source, ChoiceSource::defaults);
 }
 
+// Storing into an existing file keeps its other entries and replaces the same one (the
+// merge once read the old file's tree after it was freed: tseig-tune crashed on its
+// second signature).
+TEST(Autotune, StoresAccumulateInOneFile) {
+  const Grid g = world_grid();
+  TempFile file;
+  const auto sig_d = tune::make_signature('d', 400, 400, g.nprow(), g.npcol(), true);
+  const auto sig_z = tune::make_signature('z', 400, 80, g.nprow(), g.npcol(), true);
+  TuneChoice first{Solver::scalapack, 32}, second{Solver::two_stage, 16}, third{Solver::one_stage, 8};
+  ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_d, first, "test"));
+  ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_z, second, "test"));
+  ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_d, third, "test"));
+  const auto d = tune::cache_lookup(g.comm(), file.path, sig_d);
+  const auto z = tune::cache_lookup(g.comm(), file.path, sig_z);
+  ASSERT_TRUE(d && z);
+  EXPECT_EQ(d->solver, Solver::one_stage);
+  EXPECT_EQ(d->block_size, 8);
+  EXPECT_EQ(z->solver, Solver::two_stage);
+  EXPECT_EQ(z->block_size, 16);
+}
+
 TEST(Autotune, CorruptForeignOrMissingCacheFallsBack) {
   const Grid g = world_grid();
   TempFile file;
