@@ -63,6 +63,9 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
 
   const dc::RowSplit split = dc::split_rows(n, g.size(), tune.dc_min_leaf);
   dc::Piece<R> piece = dc::divide_and_conquer<D>(g.comm(), split, std::move(d), e, nev, tune);
+  raise_if_any(g.comm(), piece.out_of_memory, ErrorCode::out_of_memory,
+               "tridiagonal divide & conquer: out of memory for its work arrays (n = " +
+                   std::to_string(n) + ", nev = " + std::to_string(nev) + ")");
   raise_if_any(g.comm(), piece.failed, ErrorCode::numerical_failure,
                "tridiagonal divide & conquer: a LAPACK kernel (?stedc or ?laed4) failed");
   std::vector<R> w = std::move(piece.w);

@@ -5,6 +5,7 @@
 
 #include "core/blas/fortran.hpp"
 #include "core/blas/workspace.hpp"
+#include "tseig/error.hpp"
 #include "tseig/index_map.hpp"
 
 namespace tseig::scalapack {
@@ -110,10 +111,17 @@ int lasrt_iextra(int n, const int* desca) {
   return n + 2 * desca[5] + 4 * 64;
 }
 
-// query_then_run with std::vector arrays, the ScaLAPACK default.
+// query_then_run with std::vector arrays, the ScaLAPACK default. The arrays are had on
+// every rank of the BLACS context or on none (Error(out_of_memory) everywhere): a rank
+// without its workspace would leave the others waiting inside the routine.
 template <class T, class R, class Call, class Size>
-int run(Call&& call, Size&& size) {
-  return blas::query_then_run<blas::plain_vector, T, R>(call, size);
+int run(int ctxt, Call&& call, Size&& size) {
+  return blas::query_then_run<blas::plain_vector, T, R>(call, size, [ctxt](bool short_here) {
+    int short_somewhere = short_here ? 1 : 0;
+    Cigamx2d(ctxt, "All", " ", 1, 1, &short_somewhere, 1, nullptr, nullptr, -1, -1, -1);
+    if (short_somewhere)
+      throw Error(ErrorCode::out_of_memory, "ScaLAPACK workspace: out of memory on a rank");
+  });
 }
 }  // namespace
 
@@ -147,7 +155,7 @@ int run(Call&& call, Size&& size) {
   }                                                                                                \
   template <>                                                                                      \
   int pgeqrf<T>(int m, int n, T* a, int ia, int ja, const int* desca, T* tau) {                    \
-    return run<T, R>(                                                                              \
+    return run<T, R>(desca[1],                                                                     \
         [&](T* work, int lwork, R*, int, int*, int) {                                              \
           int info = 0;                                                                            \
           p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work, &lwork, &info);                         \
@@ -166,7 +174,7 @@ TSEIG_COMMON(pz, cd, double, pztranc_, pzherk_)
 #define TSEIG_UNGQR(T, fn)                                                                   \
   template <>                                                                                \
   int pungqr<T>(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau) { \
-    return run<T, real_t<T>>(                                                                \
+    return run<T, real_t<T>>(desca[1],                                                       \
         [&](T* work, int lwork, real_t<T>*, int, int*, int) {                                \
           int info = 0;                                                                      \
           fn(&m, &n, &k, a, &ia, &ja, desca, tau, work, &lwork, &info);                      \
@@ -187,7 +195,7 @@ TSEIG_UNGQR(cd, pzungqr_)
   int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,                   \
                 const int* descz) {                                                                \
     const int one = 1;                                                                             \
-    return run<T, T>(                                                                              \
+    return run<T, T>(desca[1],                                                                     \
         [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
           int info = 0;                                                                            \
           p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
@@ -204,7 +212,7 @@ TSEIG_UNGQR(cd, pzungqr_)
                 int& m, T* w, T* z, const int* descz) {                                            \
     const int one = 1;                                                                             \
     const T vl = 0, vu = 0;                                                                        \
-    return run<T, T>(                                                                              \
+    return run<T, T>(desca[1],                                                                     \
         [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
           int info = 0, nz = 0;                                                                    \
           p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \
@@ -224,7 +232,7 @@ TSEIG_REAL_EIG(pd, double)
   int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                                     \
     const char compz = 'I';                                                                      \
     const int one = 1;                                                                           \
-    return run<R, R>(                                                                            \
+    return run<R, R>(descq[1],                                                                   \
         [&](R* work, int lwork, R*, int, int* iwork, int liwork) {                               \
           int info = 0;                                                                          \
           p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work, &lwork, iwork, &liwork, &info, \
@@ -245,7 +253,7 @@ TSEIG_PSTEDC(pd, double)
   int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,                   \
                 const int* descz) {                                                                \
     const int one = 1;                                                                             \
-    return run<T, R>(                                                                              \
+    return run<T, R>(desca[1],                                                                     \
         [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
           int info = 0;                                                                            \
           p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
@@ -263,7 +271,7 @@ TSEIG_PSTEDC(pd, double)
                 int& m, R* w, T* z, const int* descz) {                                            \
     const int one = 1;                                                                             \
     const R vl = 0, vu = 0;                                                                        \
-    return run<T, R>(                                                                              \
+    return run<T, R>(desca[1],                                                                     \
         [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
           int info = 0, nz = 0;                                                                    \
           p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \

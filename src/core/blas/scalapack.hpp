@@ -19,6 +19,9 @@ void Cblacs_gridexit(int ctxt);
 int Cblacs_pnum(int ctxt, int prow, int pcol);
 void Cblacs_pinfo(int* mypnum, int* nprocs);
 void Cblacs_get(int ctxt, int what, int* val);
+// BLACS global max of integers (rdest = -1: the result on every process of the scope).
+void Cigamx2d(int ctxt, const char* scope, const char* top, int m, int n, int* a, int lda, int* ra,
+              int* ca, int ldia, int rdest, int cdest);
 // ScaLAPACK TOOLS index maps (1-based; tseig has its own in index_map.hpp, the tests
 // compare the two).
 int numroc_(const int* n, const int* nb, const int* iproc, const int* isrc, const int* nprocs);

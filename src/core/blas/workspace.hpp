@@ -2,6 +2,7 @@
 // LAPACK's workspace protocol, written once: call with lwork = liwork = lrwork = −1 so
 // the routine reports the sizes it needs in the first element of each array, size the
 // arrays from those answers, call again.
+#include <new>
 #include <vector>
 
 namespace tseig::blas {
@@ -14,19 +15,38 @@ struct WorkSizes {
 /// `call(work, lwork, rwork, lrwork, iwork, liwork)` runs the routine and returns its
 /// info; `size(work_query, rwork_query, iwork_query)` turns the query's answers into the
 /// WorkSizes to allocate (routines without rwork ignore it and ask for 0). Vec is the
-/// container the arrays live in (std::vector or the cached one). Returns the info of the
+/// container the arrays live in (std::vector or the cached one). `agree(short_of_memory)`
+/// is called after the allocation, also when it failed: a distributed routine's ranks
+/// decide there together (throw on all of them or on none). Returns the info of the
 /// second call.
-template <template <class> class Vec, class T, class R, class Call, class Size>
-int query_then_run(Call&& call, Size&& size) {
+template <template <class> class Vec, class T, class R, class Call, class Size, class Agree>
+int query_then_run(Call&& call, Size&& size, Agree&& agree) {
   T work_query{};
   R rwork_query{};
   int iwork_query = 0;
   call(&work_query, -1, &rwork_query, -1, &iwork_query, -1);
   const WorkSizes n = size(work_query, rwork_query, iwork_query);
-  Vec<T> work(n.work);
-  Vec<R> rwork(n.rwork);
-  Vec<int> iwork(n.iwork);
+  Vec<T> work;
+  Vec<R> rwork;
+  Vec<int> iwork;
+  bool short_of_memory = false;
+  try {
+    work.resize(n.work);
+    rwork.resize(n.rwork);
+    iwork.resize(n.iwork);
+  } catch (const std::bad_alloc&) {
+    short_of_memory = true;
+  }
+  agree(short_of_memory);
   return call(work.data(), n.work, rwork.data(), n.rwork, iwork.data(), n.iwork);
+}
+
+/// The same for a routine of this rank alone: a failed allocation throws std::bad_alloc.
+template <template <class> class Vec, class T, class R, class Call, class Size>
+int query_then_run(Call&& call, Size&& size) {
+  return query_then_run<Vec, T, R>(call, size, [](bool short_of_memory) {
+    if (short_of_memory) throw std::bad_alloc();
+  });
 }
 
 /// std::vector with one template parameter, for query_then_run.

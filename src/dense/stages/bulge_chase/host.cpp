@@ -222,9 +222,12 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     using R = real_t<T>;
     MPI_Allreduce(MPI_IN_PLACE, out.d.data(), n, mpi_type<R>(), MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, out.e.data(), std::max(n - 1, 0), mpi_type<R>(), MPI_SUM, comm);
-    // Every rank's steps wrote only their own reflectors; the others are zero.
-    for (std::size_t at = 0; at < out.v.size(); at += std::size_t(1) << 26) {
-      const int cnt = static_cast<int>(std::min(out.v.size() - at, std::size_t(1) << 26));
+    // Every rank's steps wrote only their own reflectors; the others are zero. In pieces
+    // of 128 Ki entries: Open MPI allocates a scratch buffer as large as the message, and
+    // one that fails aborts the job (MPI_ERR_INTERN) where tseig could not report it.
+    constexpr std::size_t piece = std::size_t(1) << 17;
+    for (std::size_t at = 0; at < out.v.size(); at += piece) {
+      const int cnt = static_cast<int>(std::min(out.v.size() - at, piece));
       MPI_Allreduce(MPI_IN_PLACE, out.v.data() + at, cnt, mpi_type<T>(), MPI_SUM, comm);
     }
     if (keep_reflectors)

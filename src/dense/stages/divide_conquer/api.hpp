@@ -39,6 +39,9 @@ struct Piece {
   std::vector<Factor<R>> factors;  ///< non-empty: the piece is factored
   int mrows = 0;
   bool failed = false;  ///< a LAPACK kernel failed somewhere below (on any rank)
+  /// A work array could not be allocated below (on any rank of the last merge, or here);
+  /// the piece holds nothing else then.
+  bool out_of_memory = false;
 };
 
 /// Collective over `comm`, the ranks holding rows of [lo, hi) (MPI_COMM_NULL: a merge
@@ -49,7 +52,8 @@ struct Piece {
 /// (plain inputs, nout = all): the parent will form only factor_for columns, and the
 /// result is left factored when that costs this rank fewer flops than forming it (each
 /// rank decides for its own rows: a rank's piece stands on its own). S is broadcast in
-/// panels of at most tune.dc_max_panel columns.
+/// panels of at most tune.dc_max_panel columns. Never throws std::bad_alloc: a rank short
+/// of memory (or a piece of `mine` marked so) gives every rank a piece marked out_of_memory.
 template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
                int factor_for, const TuneParameters& tune);

@@ -5,6 +5,7 @@
 #include "dense/stages/divide_conquer/api.hpp"
 
 #include <algorithm>
+#include <new>
 
 #include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
@@ -48,6 +49,13 @@ struct Segment {
   std::vector<R*> col;  // m entries: column j of V, null where it is zero here
 };
 
+// Whether any rank of the merge ran short of memory (comm null: this rank alone).
+bool any_short_of_memory(MPI_Comm comm, int g, bool mine) {
+  int short_somewhere = mine ? 1 : 0;
+  if (g > 1) MPI_Allreduce(MPI_IN_PLACE, &short_somewhere, 1, MPI_INT, MPI_MAX, comm);
+  return short_somewhere != 0;
+}
+
 }  // namespace
 
 template <Device D, class R>
@@ -68,10 +76,25 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     out.rows += p.rows;
   }
   const int rows = out.rows;
+  // A rank short of memory (in this merge or below it) makes every rank of the merge
+  // return its piece marked out_of_memory: each phase that allocates is followed by
+  // any_short_of_memory before the next collective, so no rank is left waiting.
+  bool short_here =
+      std::any_of(mine.begin(), mine.end(), [](const Piece<R>& p) { return p.out_of_memory; });
+  auto give_up = [&] {
+    out.out_of_memory = true;
+    return std::move(out);
+  };
 
   // Poles (both halves' eigenvalues) and z = (last row of Q1, first row of Q2) from the
   // ranks holding them; all other entries are zero, so the sum is exact.
-  std::vector<R> buf(2 * m + 1, R(0));
+  std::vector<R> buf;
+  try {
+    buf.assign(2 * m + 1, R(0));
+  } catch (const std::bad_alloc&) {
+    short_here = true;
+  }
+  if (any_short_of_memory(comm, g, short_here)) return give_up();
   for (const auto& p : mine) {
     const bool first = p.lo == lo;
     const int off = first ? 0 : m1;
@@ -81,62 +104,73 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   }
   if (g > 1) MPI_Allreduce(MPI_IN_PLACE, buf.data(), 2 * m + 1, mpi_type<R>(), MPI_SUM, comm);
   out.failed = buf[2 * m] != 0;
-  const Deflation<R> df = deflate(std::vector<R>(buf.begin(), buf.begin() + m),
-                                  std::vector<R>(buf.begin() + m, buf.begin() + 2 * m), m1, beta);
-  const int k = df.k();
 
-  // My rows of blockdiag(Q1, Q2) by segments. A column of V is a pointer into a piece's
-  // eigenvectors (or its M), or null where it is zero there; rotations write in place
-  // and give a zero column storage only when it stops being zero. A factored result
-  // keeps the pieces untouched and rotates the rows of S instead.
+  Deflation<R> df;
   std::vector<Segment<R>> seg;
-  for (auto& p : mine) {
-    const int col0 = p.lo == lo ? 0 : m1;
-    auto add = [&](int row0, int nrows, int len, const R* B, R* v, long ld) {
-      Segment<R>& s = seg.emplace_back(Segment<R>{row0 - out.row0, nrows, len, B, {}});
-      s.col.assign(m, nullptr);
-      for (int j = 0; j < p.cols; ++j) s.col[col0 + j] = v + j * ld;
-    };
-    if (p.factors.empty())
-      add(p.row0, p.rows, p.rows, nullptr, p.q.data(), p.rows);
-    else
-      for (const Factor<R>& f : p.factors)
-        add(f.row0, f.rows, f.len, f.B.data(), p.q.data() + f.moff, p.mrows);
-  }
-  // Factored, the parent pays B·Y (rows × len × factor_for) per segment on top of
-  // what it pays anyway; plain, this merge pays rows × kh × k. Heavy deflation (small
-  // k) makes plain cheaper; the margin covers building M.
-  double plain_flops = 0, factored_flops = 0;
-  for (const Segment<R>& s : seg) {
-    int kh = 0;
-    for (int c : df.column) kh += s.col[c] ? 1 : 0;
-    plain_flops += double(s.rows) * kh * k;
-    factored_flops += 1.5 * s.rows * s.len * factor_for;
-  }
-  const bool plain_inputs =
-      std::all_of(mine.begin(), mine.end(), [](const Piece<R>& p) { return p.factors.empty(); });
-  const bool factored = factor_for > 0 && plain_inputs && factored_flops < plain_flops;
   std::vector<std::vector<R>> filled;
-  if (!factored)
-    for (const auto& r : df.rotations)
-      for (Segment<R>& s : seg) {
-        if (s.rows == 0 || (!s.col[r.a] && !s.col[r.b])) continue;
-        for (int j : {r.a, r.b})
-          if (!s.col[j]) s.col[j] = filled.emplace_back(s.len, R(0)).data();
-        rotate(s.col[r.a], s.col[r.b], s.len, r);
-      }
+  bool factored = false;
+  int B = 1;
+  SecularShare<R> sh;
+  std::vector<R> roots, prod;
+  try {
+    df = deflate(std::vector<R>(buf.begin(), buf.begin() + m),
+                 std::vector<R>(buf.begin() + m, buf.begin() + 2 * m), m1, beta);
+    const int k = df.k();
 
-  // Roots in blocks of B, block b solved by rank b mod g.
-  const int B = std::clamp((k + g - 1) / std::max(g, 1), 1, tune.dc_max_panel);
-  std::vector<int> my_roots;
-  for (int j = 0; j < k; ++j)
-    if ((j / B) % g == me) my_roots.push_back(j);
-  SecularShare<R> sh = solve_secular(df, my_roots, nout);
+    // My rows of blockdiag(Q1, Q2) by segments. A column of V is a pointer into a piece's
+    // eigenvectors (or its M), or null where it is zero there; rotations write in place
+    // and give a zero column storage only when it stops being zero. A factored result
+    // keeps the pieces untouched and rotates the rows of S instead.
+    for (auto& p : mine) {
+      const int col0 = p.lo == lo ? 0 : m1;
+      auto add = [&](int row0, int nrows, int len, const R* Bp, R* v, long ld) {
+        Segment<R>& s = seg.emplace_back(Segment<R>{row0 - out.row0, nrows, len, Bp, {}});
+        s.col.assign(m, nullptr);
+        for (int j = 0; j < p.cols; ++j) s.col[col0 + j] = v + j * ld;
+      };
+      if (p.factors.empty())
+        add(p.row0, p.rows, p.rows, nullptr, p.q.data(), p.rows);
+      else
+        for (const Factor<R>& f : p.factors)
+          add(f.row0, f.rows, f.len, f.B.data(), p.q.data() + f.moff, p.mrows);
+    }
+    // Factored, the parent pays B·Y (rows × len × factor_for) per segment on top of
+    // what it pays anyway; plain, this merge pays rows × kh × k. Heavy deflation (small
+    // k) makes plain cheaper; the margin covers building M.
+    double plain_flops = 0, factored_flops = 0;
+    for (const Segment<R>& s : seg) {
+      int kh = 0;
+      for (int c : df.column) kh += s.col[c] ? 1 : 0;
+      plain_flops += double(s.rows) * kh * k;
+      factored_flops += 1.5 * s.rows * s.len * factor_for;
+    }
+    const bool plain_inputs =
+        std::all_of(mine.begin(), mine.end(), [](const Piece<R>& p) { return p.factors.empty(); });
+    factored = factor_for > 0 && plain_inputs && factored_flops < plain_flops;
+    if (!factored)
+      for (const auto& r : df.rotations)
+        for (Segment<R>& s : seg) {
+          if (s.rows == 0 || (!s.col[r.a] && !s.col[r.b])) continue;
+          for (int j : {r.a, r.b})
+            if (!s.col[j]) s.col[j] = filled.emplace_back(s.len, R(0)).data();
+          rotate(s.col[r.a], s.col[r.b], s.len, r);
+        }
 
-  std::vector<R> roots(k + 1);
-  std::copy(sh.root.begin(), sh.root.end(), roots.begin());
-  roots[k] = sh.failed ? 1 : 0;
-  std::vector<R> prod = std::move(sh.zprod);
+    // Roots in blocks of B, block b solved by rank b mod g.
+    B = std::clamp((k + g - 1) / std::max(g, 1), 1, tune.dc_max_panel);
+    std::vector<int> my_roots;
+    for (int j = 0; j < k; ++j)
+      if ((j / B) % g == me) my_roots.push_back(j);
+    sh = solve_secular(df, my_roots, nout);
+    roots.assign(k + 1, R(0));
+    std::copy(sh.root.begin(), sh.root.end(), roots.begin());
+    roots[k] = sh.failed ? 1 : 0;
+    prod = std::move(sh.zprod);
+  } catch (const std::bad_alloc&) {
+    short_here = true;
+  }
+  if (any_short_of_memory(comm, g, short_here)) return give_up();
+  const int k = df.k();
   if (g > 1) {
     MPI_Allreduce(MPI_IN_PLACE, roots.data(), k + 1, mpi_type<R>(), MPI_SUM, comm);
     // Reduce then broadcast: every rank must use the very same ẑ.
@@ -147,68 +181,87 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     }
   }
   out.failed = out.failed || roots[k] != 0;
-  const std::vector<R> zhat = k > 2 ? lowner_z(prod, df.z) : std::vector<R>{};
 
-  // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
-  // cols) when B·Y follows. A factored result collects S (m × cols) instead.
-  out.cols = std::min(nout, m);
-  std::vector<cached_vector<R>> Y(seg.size());
+  std::vector<R> zhat;
+  std::vector<cached_vector<R>> Y;
   cached_vector<R> S_all;
-  if (factored) {
-    S_all.assign(static_cast<long>(m) * out.cols, R(0));
-  } else {
-    out.q.assign(static_cast<long>(rows) * out.cols, R(0));
-    for (std::size_t i = 0; i < seg.size(); ++i)
-      if (seg[i].B) Y[i].assign(static_cast<long>(seg[i].len) * out.cols, R(0));
-  }
+  std::vector<int> root_pos;
+  int wanted = 0;  // roots with eigenvectors: a prefix, as the roots ascend
+  std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
+  std::vector<cached_vector<R>> Wc;
+  cached_vector<R> S, Sh, tmp;
   auto target = [&](std::size_t i, int pos) {
     return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
                     : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
   };
+  try {
+    if (k > 2) zhat = lowner_z(prod, df.z);
 
-  // Merged order: a deflated eigenvalue goes before a root that is not smaller.
-  const int nd = m - k;
-  std::vector<int> root_pos(k);
-  out.w.resize(m);
-  for (int t = 0, j = 0; t < nd || j < k;) {
-    const int pos = t + j;
-    if (j == k || (t < nd && df.deflated_value[t] <= roots[j])) {
-      out.w[pos] = df.deflated_value[t];
-      const int c = df.deflated_column[t];
-      if (pos < out.cols && factored) S_all[c + static_cast<long>(pos) * m] = R(1);
-      if (pos < out.cols && !factored)
-        for (std::size_t i = 0; i < seg.size(); ++i)
-          if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, pos));
-      ++t;
+    // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
+    // cols) when B·Y follows. A factored result collects S (m × cols) instead.
+    out.cols = std::min(nout, m);
+    Y.resize(seg.size());
+    if (factored) {
+      S_all.assign(static_cast<long>(m) * out.cols, R(0));
     } else {
-      out.w[pos] = roots[j];
-      root_pos[j] = pos;
-      ++j;
+      out.q.assign(static_cast<long>(rows) * out.cols, R(0));
+      for (std::size_t i = 0; i < seg.size(); ++i)
+        if (seg[i].B) Y[i].assign(static_cast<long>(seg[i].len) * out.cols, R(0));
     }
-  }
-  int wanted = 0;  // roots with eigenvectors: a prefix, as the roots ascend
-  while (wanted < k && root_pos[wanted] < out.cols) ++wanted;
 
-  // Each segment's nonzero non-deflated columns, packed for GEMM.
-  std::vector<std::vector<int>> idx(seg.size());  // rows of S (non-deflated poles) it uses
-  std::vector<cached_vector<R>> Wc(seg.size());
-  for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
-    const Segment<R>& s = seg[i];
-    for (int r = 0; r < k; ++r)
-      if (s.col[df.column[r]]) idx[i].push_back(r);
-    Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
-    for (std::size_t c = 0; c < idx[i].size(); ++c)
-      std::copy_n(s.col[df.column[idx[i][c]]], s.len, Wc[i].data() + static_cast<long>(c) * s.len);
-  }
-  filled.clear();
-  if (!factored)
-    for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
+    // Merged order: a deflated eigenvalue goes before a root that is not smaller.
+    const int nd = m - k;
+    root_pos.resize(k);
+    out.w.resize(m);
+    for (int t = 0, j = 0; t < nd || j < k;) {
+      const int pos = t + j;
+      if (j == k || (t < nd && df.deflated_value[t] <= roots[j])) {
+        out.w[pos] = df.deflated_value[t];
+        const int c = df.deflated_column[t];
+        if (pos < out.cols && factored) S_all[c + static_cast<long>(pos) * m] = R(1);
+        if (pos < out.cols && !factored)
+          for (std::size_t i = 0; i < seg.size(); ++i)
+            if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, pos));
+        ++t;
+      } else {
+        out.w[pos] = roots[j];
+        root_pos[j] = pos;
+        ++j;
+      }
+    }
+    while (wanted < k && root_pos[wanted] < out.cols) ++wanted;
 
-  cached_vector<R> S, Sh, tmp;
+    // Each segment's nonzero non-deflated columns, packed for GEMM.
+    idx.resize(seg.size());
+    Wc.resize(seg.size());
+    long kh_max = 0, len_max = 0;
+    for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
+      const Segment<R>& s = seg[i];
+      for (int r = 0; r < k; ++r)
+        if (s.col[df.column[r]]) idx[i].push_back(r);
+      Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
+      for (std::size_t c = 0; c < idx[i].size(); ++c)
+        std::copy_n(s.col[df.column[idx[i][c]]], s.len, Wc[i].data() + static_cast<long>(c) * s.len);
+      kh_max = std::max(kh_max, static_cast<long>(idx[i].size()));
+      len_max = std::max(len_max, static_cast<long>(s.len));
+    }
+    filled.clear();
+    if (!factored)
+      for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
+    // The panel buffers at their largest now: the loop below allocates nothing between
+    // its broadcasts.
+    const long bw_max = std::min(B, wanted);
+    S.resize(k * bw_max);
+    Sh.resize(kh_max * bw_max);
+    tmp.resize(len_max * bw_max);
+  } catch (const std::bad_alloc&) {
+    short_here = true;
+  }
+  if (any_short_of_memory(comm, g, short_here)) return give_up();
+
   std::size_t kept_next = 0;
   for (int j0 = 0; j0 < wanted; j0 += B) {
     const int bw = std::min(B, wanted - j0), owner = (j0 / B) % g;
-    S.resize(static_cast<long>(k) * bw);
     if (owner == me)
       for (int c = 0; c < bw; ++c, ++kept_next) {
         // The kept roots are this rank's wanted ones in order, as ?laed4 keeps each root
@@ -231,11 +284,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     for (std::size_t i = 0; i < seg.size(); ++i) {
       const int kh = static_cast<int>(idx[i].size()), len = seg[i].len;
       if (seg[i].rows == 0 || kh == 0) continue;
-      Sh.resize(static_cast<long>(kh) * bw);
       for (int c = 0; c < bw; ++c)
         for (int r = 0; r < kh; ++r)
           Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
-      tmp.resize(static_cast<long>(len) * bw);
       blas::gemm('N', 'N', len, bw, kh, R(1), Wc[i].data(), len, Sh.data(), kh, R(0), tmp.data(),
                  len);
       for (int c = 0; c < bw; ++c)
@@ -259,19 +310,25 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       col[r->a] = r->c * x - r->s * y;
       col[r->b] = r->s * x + r->c * y;
     }
-  // This rank's rows of M: both halves (a merge inside the rank) or its own half.
+  // This rank's rows of M: both halves (a merge inside the rank) or its own half. No
+  // collective follows here: a failed allocation is left for the parent merge to agree on.
   const bool both = mine.size() == 2;
   const int mrow0 = both || mine.front().lo == lo ? 0 : m1;
   out.mrows = both ? m : mine.front().cols;
-  if (both) {
-    out.q = std::move(S_all);
-  } else {
-    out.q.resize(static_cast<long>(out.mrows) * out.cols);
-    for (long c = 0; c < out.cols; ++c)
-      std::copy_n(S_all.data() + c * m + mrow0, out.mrows, out.q.data() + c * out.mrows);
+  try {
+    if (both) {
+      out.q = std::move(S_all);
+    } else {
+      out.q.resize(static_cast<long>(out.mrows) * out.cols);
+      for (long c = 0; c < out.cols; ++c)
+        std::copy_n(S_all.data() + c * m + mrow0, out.mrows, out.q.data() + c * out.mrows);
+    }
+    for (auto& p : mine)
+      out.factors.push_back(
+          {p.row0, p.rows, p.cols, (p.lo == lo ? 0 : m1) - mrow0, std::move(p.q)});
+  } catch (const std::bad_alloc&) {
+    out.out_of_memory = true;
   }
-  for (auto& p : mine)
-    out.factors.push_back({p.row0, p.rows, p.cols, (p.lo == lo ? 0 : m1) - mrow0, std::move(p.q)});
   return out;
 }
 

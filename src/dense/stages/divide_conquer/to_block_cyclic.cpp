@@ -6,6 +6,7 @@
 #include "core/buffer_cache.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "tseig/error.hpp"
 
 namespace tseig::dense::dc {
 
@@ -71,8 +72,12 @@ void rows_to_block_cyclic(const std::vector<int>& first, const real_t<T>* q, int
       rcount[r] = r == me ? 0 : total_rows(recv_runs[r]) * static_cast<int>(cols[g.mycol()].size());
       rtotal += rcount[r];
     }
-    sbuf.resize(stotal);
-    rbuf.resize(rtotal);
+    // Every rank gets its buffers, or every rank raises out_of_memory: never a rank
+    // missing from the all-to-all.
+    collectively(g.comm(), [&] {
+      sbuf.resize(stotal);
+      rbuf.resize(rtotal);
+    });
     for (int j : cols[g.mycol()]) {
       T* dst = &Z.local(0, Z.local_col(j));
       for (const Run& run : recv_runs[me])

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 #include "core/blas/host.hpp"
 
@@ -49,6 +50,28 @@ Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, in
                   tune);
 }
 
+// The rows [lo, hi) that are this rank's alone.
+template <Device D, class R>
+Piece<R> solve_this_rank(const RowSplit& split, const std::vector<R>& d, const std::vector<R>& e,
+                         int lo, int hi, int nout, int factor_for, const TuneParameters& tune) {
+  if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for, tune);
+  // The whole problem on one rank: split it anyway (when it has two leaves or more), so
+  // that its top merge forms only the wanted eigenvectors.
+  if (hi - lo < 2 * tune.dc_min_leaf) {
+    Piece<R> p = solve_leaf(d, e, lo, hi);
+    p.cols = nout;
+    p.q.resize(static_cast<long>(p.rows) * nout);
+    return p;
+  }
+  const int mid = lo + (hi - lo) / 2;
+  std::vector<R> torn = d;
+  tear(torn, e, mid);
+  std::vector<Piece<R>> halves;
+  halves.push_back(solve_rank<D>(torn, e, lo, mid, nout, tune));
+  halves.push_back(solve_rank<D>(torn, e, mid, hi, nout, tune));
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0, tune);
+}
+
 // The top merge forms only nout eigenvectors, so its children may stay factored (see
 // merge.hpp): only where each factor is one rank's rows, since with wider children B
 // would have more columns than rows and the product would cost more than it saves.
@@ -58,22 +81,17 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
                     const TuneParameters& tune) {
   const int lo = split.first[p0], hi = split.first[p1];
   if (p1 - p0 == 1) {
-    if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for, tune);
-    // The whole problem on one rank: split it anyway (when it has two leaves or more), so
-    // that its top merge forms only the wanted eigenvectors.
-    if (hi - lo < 2 * tune.dc_min_leaf) {
-      Piece<R> p = solve_leaf(d, e, lo, hi);
-      p.cols = nout;
-      p.q.resize(static_cast<long>(p.rows) * nout);
+    // This rank's own work: out of memory here is reported to the merge above it (or to
+    // the caller), which every rank of it joins.
+    try {
+      return solve_this_rank<D>(split, d, e, lo, hi, nout, factor_for, tune);
+    } catch (const std::bad_alloc&) {
+      Piece<R> p;
+      p.lo = p.row0 = lo;
+      p.hi = hi;
+      p.out_of_memory = true;
       return p;
     }
-    const int mid = lo + (hi - lo) / 2;
-    std::vector<R> torn = d;
-    tear(torn, e, mid);
-    std::vector<Piece<R>> halves;
-    halves.push_back(solve_rank<D>(torn, e, lo, mid, nout, tune));
-    halves.push_back(solve_rank<D>(torn, e, mid, hi, nout, tune));
-    return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0, tune);
   }
   int me = 0;
   MPI_Comm_rank(comm, &me);
