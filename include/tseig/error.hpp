@@ -61,7 +61,9 @@ void collectively(MPI_Comm comm, F&& f) {
   } catch (const std::bad_alloc&) {
     failed = true;
     code = ErrorCode::out_of_memory;
-    message = "out of memory";
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    message = "out of memory: a work array could not be allocated on rank " + std::to_string(rank);
   } catch (const std::exception& e) {
     failed = true;
     message = e.what();

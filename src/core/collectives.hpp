@@ -3,6 +3,7 @@
 // grid's row and column communicators.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -46,19 +47,29 @@ inline void append_bits(std::vector<int>& values, double x) {
   values.insert(values.end(), {half[0], half[1]});
 }
 
+/// In-place sum of buf (count entries, any size) over comm, in pieces of 128 Ki entries:
+/// Open MPI allocates scratch as large as the message, and when that fails it aborts
+/// the job (MPI_ERR_INTERN) where tseig could not report out_of_memory.
+template <class T>
+void sum_in_pieces(MPI_Comm comm, T* buf, std::size_t count) {
+  constexpr std::size_t piece = std::size_t(1) << 17;
+  for (std::size_t at = 0; at < count; at += piece)
+    MPI_Allreduce(MPI_IN_PLACE, buf + at, static_cast<int>(std::min(count - at, piece)),
+                  mpi_type<T>(), MPI_SUM, comm);
+}
+
 /// In-place sum of buf over every rank of the grid: along process rows, then columns.
 template <class T>
 void sum_over_grid(const Grid& g, T* buf, int count) {
   if (count <= 0) return;
-  if (g.npcol() > 1) MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.row_comm());
-  if (g.nprow() > 1) MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.col_comm());
+  if (g.npcol() > 1) sum_in_pieces(g.row_comm(), buf, static_cast<std::size_t>(count));
+  if (g.nprow() > 1) sum_in_pieces(g.col_comm(), buf, static_cast<std::size_t>(count));
 }
 
 /// In-place sum of buf over my process column (the ranks sharing my grid column).
 template <class T>
 void sum_over_column(const Grid& g, T* buf, int count) {
-  if (count > 0 && g.nprow() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, buf, count, mpi_type<T>(), MPI_SUM, g.col_comm());
+  if (count > 0 && g.nprow() > 1) sum_in_pieces(g.col_comm(), buf, static_cast<std::size_t>(count));
 }
 
 /// Broadcast along my process row from process column `root_col`.

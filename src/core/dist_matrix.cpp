@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "core/blas/scalapack.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "core/redistribute.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig {
@@ -154,7 +154,7 @@ void DistMatrix<T>::scatter(const T* full, int root) {
 template <class T>
 void DistMatrix<T>::copy_from(const DistMatrix& src, int ncols) {
   // First, so that a rank passing another size, blocking or grid fails every rank
-  // instead of feeding gemr2d mismatched descriptors.
+  // instead of exchanging mismatched pieces.
   std::vector<int> arguments{ncols};
   append_layout(arguments, *this);
   append_layout(arguments, src);
@@ -171,8 +171,7 @@ void DistMatrix<T>::copy_from(const DistMatrix& src, int ncols) {
                               : "copy_from: the grids are not over the same processes");
   if (ncols < 0) ncols = n();
   if (m() == 0 || ncols == 0) return;
-  scalapack::gemr2d<T>(m(), ncols, src.data(), 1, 1, src.desc(), data_, 1, 1, desc(),
-                       grid_.blacs_context());
+  detail::redistribute_columns(src, *this, ncols);
 }
 
 template <class T>

@@ -95,6 +95,37 @@ TEST_F(MemoryLimit, EverySolverRaisesOutOfMemoryOnEveryRank) {
   EXPECT_NO_THROW(Eigensolver<double>(opt).eigenvectors(small, V));
 }
 
+// The cap raised step by step, so that the first allocation to fail moves through the
+// stages (work matrices, reduction, bulge chase, divide & conquer merges, the
+// redistributions, ScaLAPACK's workspace, validation): each attempt either solves (and
+// is right) or gives out_of_memory on every rank. A solver's sweep ends at its first
+// success.
+TEST_F(MemoryLimit, EveryStageFailsCleanly) {
+  const Grid grid(MPI_COMM_WORLD);
+  constexpr int m = 2000;
+  DistMatrix<double> A(grid, m, m, nb), Z(grid, m, m, nb);
+  generate::random_hermitian(A, 4);
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    for (rlim_t mib : {2, 6, 10, 14, 20, 28, 40, 56, 80, 112, 160}) {
+      EigensolverOptions opt;
+      opt.solver = solver;
+      opt.validate = true;
+      opt.grid_choice = GridChoice::as_given;
+      DistMatrix<double> work = A.clone();
+      int code = 0;
+      {
+        const AddressSpaceCap cap(mib << 20);
+        code = expect_same_error("address space +" + std::to_string(mib) + " MiB, " +
+                                     to_string(solver),
+                                 [&] { Eigensolver<double>(opt).eigenvectors(work, Z); }, true);
+      }
+      release_cached_memory();
+      if (code == 0) break;  // solved and validated
+      ASSERT_EQ(code, static_cast<int>(ErrorCode::out_of_memory)) << to_string(solver) << " " << mib;
+    }
+  }
+}
+
 TEST_F(MemoryLimit, CApiReturnsOutOfMemory) {
   const Grid grid(MPI_COMM_WORLD);
   DistMatrix<double> A(grid, n, n, nb), Z(grid, n, n, nb);

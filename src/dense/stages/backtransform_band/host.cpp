@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/instantiate.hpp"
+#include "tseig/error.hpp"
 #include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
 
 namespace tseig::dense {
@@ -88,7 +89,11 @@ void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
   const int chunk = (nev + p - 1) / p;
   DistMatrix<T> X(line, n, nev, n, chunk);
   X.copy_from(Z, nev);
-  backtransform_band(q, X.data(), X.lld(), X.local_cols(), tune.band_sweeps_per_pass);
+  // The kernel's stripes are this rank's alone; an allocation that fails there must
+  // still reach the other ranks before the copy back.
+  collectively(g.comm(), [&] {
+    backtransform_band(q, X.data(), X.lld(), X.local_cols(), tune.band_sweeps_per_pass);
+  });
   Z.copy_from(X, nev);
 }
 

@@ -23,12 +23,20 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   const int nr = static_cast<int>(tau.size());
   if (nr == 0 || ncols <= 0) return;
   const int lcz = Z.local_cols_before(ncols);
-  std::vector<int> grow(lr);
-  for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
-
   // Blocks of about tune.wy_width reflectors (whole panels of nb).
   const int width = std::max(1, tune.wy_width / nb) * nb;
+  // Work arrays at their largest, on every rank or on none; the blocks below reuse them
+  // without reallocating.
+  std::vector<int> grow;
   std::vector<T> V, S, Tm, Wt;
+  collectively(g.comm(), [&] {
+    grow.resize(lr);
+    V.reserve(static_cast<std::size_t>(std::max(lr, 1)) * width);
+    S.reserve(static_cast<std::size_t>(width) * width);
+    Tm.reserve(static_cast<std::size_t>(width) * width);
+    Wt.reserve(static_cast<std::size_t>(width) * lcz);
+  });
+  for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
   const int last = ((nr - 1) / width) * width;  // start of the block holding the last one
   for (int b0 = last; b0 >= 0; b0 -= width) {
     const int b1 = std::min(b0 + width, nr), w = b1 - b0;

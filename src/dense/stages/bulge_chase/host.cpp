@@ -7,11 +7,14 @@
 #include "dense/stages/bulge_chase/api.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 
 #include "core/blas/host.hpp"
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "tseig/error.hpp"
 
 namespace tseig::dense {
 namespace {
@@ -145,32 +148,40 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
   BandReflectors<T> out;
   out.n = n;
   out.b = b;
-  out.d.assign(static_cast<std::size_t>(n), 0);
-  out.e.assign(static_cast<std::size_t>(std::max(n - 1, 0)), 0);
-  out.first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));
-  std::size_t count = 0;
-  for (int s = 0; s + 1 < n; ++s) {
-    out.first_[static_cast<std::size_t>(s)] = count;
-    count += static_cast<std::size_t>(out.steps(s));
-  }
-  if (keep_reflectors) {
-    out.tau.assign(count, T(0));
-    out.v.assign(count * static_cast<std::size_t>(b), T(0));
-  }
-  std::vector<T> scratch(static_cast<std::size_t>(b));
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   const std::vector<int> cut = chunk_cuts(n, b, size);
   const int active = static_cast<int>(cut.size()) - 1;
+  const int lo = rank < active ? cut[rank] : 0, hi = rank < active ? cut[rank + 1] : 0;
+  const bool has_left = rank > 0, has_right = rank + 1 < active;
+  // Everything this rank needs, on every rank or on none: a rank short of memory must
+  // not leave its neighbours waiting in the zone transfers or the reductions below.
+  std::optional<BandWork<T>> work;
+  std::vector<T> scratch, y;
+  collectively(comm, [&] {
+    out.d.assign(static_cast<std::size_t>(n), 0);
+    out.e.assign(static_cast<std::size_t>(std::max(n - 1, 0)), 0);
+    out.first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));
+    std::size_t count = 0;
+    for (int s = 0; s + 1 < n; ++s) {
+      out.first_[static_cast<std::size_t>(s)] = count;
+      count += static_cast<std::size_t>(out.steps(s));
+    }
+    if (keep_reflectors) {
+      out.tau.assign(count, T(0));
+      out.v.assign(count * static_cast<std::size_t>(b), T(0));
+    }
+    scratch.resize(static_cast<std::size_t>(b));
+    y.reserve(static_cast<std::size_t>(b));
+    if (rank < active) work.emplace(band, n, b, has_left ? lo - b : lo, has_right ? hi + b : hi);
+  });
 
   if (rank < active) {
     // Zone k (1 ≤ k < active) = columns [cut[k]−b, cut[k]+b): the only columns both
     // neighbours touch. One of them holds it at a time; it moves left → right within a
     // sweep and back for the next sweep while the left rank still has steps near it.
-    const int lo = cut[rank], hi = cut[rank + 1];
-    const bool has_left = rank > 0, has_right = rank + 1 < active;
-    BandWork<T> w(band, n, b, has_left ? lo - b : lo, has_right ? hi + b : hi);
+    BandWork<T>& w = *work;
     bool hold_left = false, hold_right = true;
     const MPI_Datatype type = mpi_type<T>();
     auto transfer = [&](bool send, int zone_cut, int peer) {
@@ -181,7 +192,6 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
       else
         MPI_Recv(buf, cnt, type, peer, 0, comm, MPI_STATUS_IGNORE);
     };
-    std::vector<T> y;
     for (int s = 0; s + 1 < n; ++s) {
       if (!sweep_hits(s, b, n, lo, hi)) continue;
       for (int j = 0; j < out.steps(s); ++j) {
@@ -222,14 +232,8 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     using R = real_t<T>;
     MPI_Allreduce(MPI_IN_PLACE, out.d.data(), n, mpi_type<R>(), MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, out.e.data(), std::max(n - 1, 0), mpi_type<R>(), MPI_SUM, comm);
-    // Every rank's steps wrote only their own reflectors; the others are zero. In pieces
-    // of 128 Ki entries: Open MPI allocates a scratch buffer as large as the message, and
-    // one that fails aborts the job (MPI_ERR_INTERN) where tseig could not report it.
-    constexpr std::size_t piece = std::size_t(1) << 17;
-    for (std::size_t at = 0; at < out.v.size(); at += piece) {
-      const int cnt = static_cast<int>(std::min(out.v.size() - at, piece));
-      MPI_Allreduce(MPI_IN_PLACE, out.v.data() + at, cnt, mpi_type<T>(), MPI_SUM, comm);
-    }
+    // Every rank's steps wrote only their own reflectors; the others are zero.
+    sum_in_pieces(comm, out.v.data(), out.v.size());
     if (keep_reflectors)
       MPI_Allreduce(MPI_IN_PLACE, out.tau.data(), static_cast<int>(out.tau.size()), mpi_type<T>(),
                     MPI_SUM, comm);

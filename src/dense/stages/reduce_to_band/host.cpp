@@ -7,6 +7,7 @@
 #include "dense/stages/reduce_to_band/api.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/blas/host.hpp"
 #include "core/collectives.hpp"
@@ -26,17 +27,17 @@ struct GlobalIndex {
   }
 };
 
-// Panel A(k+b:n, k:k+b) on every rank, column-major with leading dimension m.
+// Panel A(k+b:n, k:k+b) into P on every rank, column-major with leading dimension m.
 template <class T>
-std::vector<T> gather_panel(const DistMatrix<T>& A, const GlobalIndex& gi, int k, int b, int m) {
-  std::vector<T> P(static_cast<std::size_t>(m) * b, T(0));
+void gather_panel(const DistMatrix<T>& A, const GlobalIndex& gi, int k, int b, int m,
+                  std::vector<T>& P) {
+  P.assign(static_cast<std::size_t>(m) * b, T(0));
   const int r0 = A.local_rows_before(k + b);
   for (int lj = A.local_cols_before(k); lj < A.local_cols_before(k + b); ++lj) {
     T* p = P.data() + static_cast<std::size_t>(gi.col[lj] - k) * m - (k + b);
     for (int li = r0; li < A.local_rows(); ++li) p[gi.row[li]] = A.local(li, lj);
   }
   sum_over_grid(A.grid(), P.data(), m * b);
-  return P;
 }
 
 template <class T>
@@ -73,12 +74,23 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
                 "reduce_to_band: bandwidth " + std::to_string(b) +
                     " is not a positive multiple of nb = " + std::to_string(nb));
   if (b >= n) return {};
-  std::vector<T> tau(static_cast<std::size_t>(n - b));
-  const GlobalIndex gi(A);
-  std::vector<T> Tm, Y, M, Lr, Rc;
+  // Every work array at its largest (the first panel's), on every rank or on none: the
+  // panels below only shrink them, so no allocation falls between their reductions.
+  std::optional<GlobalIndex> gi;
+  std::vector<T> tau, P, V, Tm, Y, M, Lr, Rc, Yr, Yc, diag;
+  collectively(g.comm(), [&] {
+    const std::size_t m = n - b, ldr = std::max(A.local_rows(), 1), ldc = std::max(A.local_cols(), 1);
+    tau.resize(m);
+    gi.emplace(A);
+    for (auto* v : {&P, &V, &Y}) v->reserve(m * b);
+    for (auto* v : {&Tm, &M}) v->reserve(static_cast<std::size_t>(b) * b);
+    for (auto* v : {&Lr, &Yr}) v->reserve(ldr * 2 * b);
+    for (auto* v : {&Rc, &Yc}) v->reserve(ldc * 2 * b);
+    diag.resize(static_cast<std::size_t>(nb) * nb);
+  });
   for (int k = 0; k + b < n; k += b) {
     const int m = n - k - b, kk = std::min(m, b), t0 = k + b;
-    std::vector<T> P = gather_panel(A, gi, k, b, m);
+    gather_panel(A, *gi, k, b, m, P);
     Tm.assign(static_cast<std::size_t>(kk) * kk, T(0));
     const int info = lapack::geqrt3(m, kk, P.data(), m, Tm.data(), kk);
     raise_if_any(g.comm(), info != 0, ErrorCode::numerical_failure,
@@ -86,7 +98,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     for (int i = 0; i < kk; ++i)
       tau[static_cast<std::size_t>(k + i)] = Tm[i + static_cast<std::size_t>(i) * kk];
     // Explicit V: unit diagonal, zeros above.
-    std::vector<T> V(P.begin(), P.begin() + static_cast<std::ptrdiff_t>(m) * kk);
+    V.assign(P.begin(), P.begin() + static_cast<std::ptrdiff_t>(m) * kk);
     for (int c = 0; c < kk; ++c) {
       T* v = V.data() + static_cast<std::size_t>(c) * m;
       std::fill(v, v + c, T(0));
@@ -99,7 +111,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
       blas::trmm('L', 'U', 'C', 'N', kk, b - kk, T(1), Tm.data(), kk, M.data(), kk);
       blas::gemm('N', 'N', m, b - kk, kk, T(-1), V.data(), m, M.data(), kk, T(1), rest, m);
     }
-    scatter_panel(A, gi, k, b, m, P);
+    scatter_panel(A, *gi, k, b, m, P);
 
     // My rows/columns of the trailing matrix and V restricted to them.
     const int r0 = A.local_rows_before(t0), c0 = A.local_cols_before(t0);
@@ -107,17 +119,16 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     const int ldr = std::max(mr, 1), ldc = std::max(mc, 1);
     Lr.assign(static_cast<std::size_t>(ldr) * 2 * kk, T(0));  // [V_r  W_r]
     Rc.assign(static_cast<std::size_t>(ldc) * 2 * kk, T(0));  // [W_c  V_c]
-    pick(gi.row, r0, V, m, kk, t0, Lr, ldr, 0);
-    pick(gi.col, c0, V, m, kk, t0, Rc, ldc, kk);
+    pick(gi->row, r0, V, m, kk, t0, Lr, ldr, 0);
+    pick(gi->col, c0, V, m, kk, t0, Rc, ldc, kk);
     const T* Vr = Lr.data();
     const T* Vc = Rc.data() + static_cast<std::size_t>(ldc) * kk;
 
     // Y = Ã·V from my lower tiles: Yr (by local rows) and Yc (by local columns).
-    std::vector<T> Yr(static_cast<std::size_t>(ldr) * kk, T(0));
-    std::vector<T> Yc(static_cast<std::size_t>(ldc) * kk, T(0));
-    std::vector<T> diag(static_cast<std::size_t>(nb) * nb);
+    Yr.assign(static_cast<std::size_t>(ldr) * kk, T(0));
+    Yc.assign(static_cast<std::size_t>(ldc) * kk, T(0));
     for (int lj = c0; lj < A.local_cols(); lj += nb) {
-      const int gj = gi.col[lj], w = std::min(nb, A.local_cols() - lj);
+      const int gj = gi->col[lj], w = std::min(nb, A.local_cols() - lj);
       const int rd = A.local_rows_before(gj), rl = A.local_rows_before(gj + w);
       const int ml = A.local_rows() - rl;
       const int cj = lj - c0;
@@ -144,9 +155,9 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     for (int c = 0; c < kk; ++c) {
       T* y = Y.data() + static_cast<std::size_t>(c) * m;
       for (int l = 0; l < mr; ++l)
-        y[gi.row[r0 + l] - t0] += Yr[l + static_cast<std::size_t>(c) * ldr];
+        y[gi->row[r0 + l] - t0] += Yr[l + static_cast<std::size_t>(c) * ldr];
       for (int l = 0; l < mc; ++l)
-        y[gi.col[c0 + l] - t0] += Yc[l + static_cast<std::size_t>(c) * ldc];
+        y[gi->col[c0 + l] - t0] += Yc[l + static_cast<std::size_t>(c) * ldc];
     }
     sum_over_grid(g, Y.data(), m * kk);
     // W = Y·T − ½·V·(Tᴴ·(Vᴴ·(Y·T))), kept in Y.
@@ -155,12 +166,12 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     blas::gemm('C', 'N', kk, kk, m, T(1), V.data(), m, Y.data(), m, T(0), M.data(), kk);
     blas::trmm('L', 'U', 'C', 'N', kk, kk, T(1), Tm.data(), kk, M.data(), kk);
     blas::gemm('N', 'N', m, kk, kk, T(-0.5), V.data(), m, M.data(), kk, T(1), Y.data(), m);
-    pick(gi.row, r0, Y, m, kk, t0, Lr, ldr, kk);
-    pick(gi.col, c0, Y, m, kk, t0, Rc, ldc, 0);
+    pick(gi->row, r0, Y, m, kk, t0, Lr, ldr, kk);
+    pick(gi->col, c0, Y, m, kk, t0, Rc, ldc, 0);
 
     // Ã −= [V W]·[W V]ᴴ on my tiles on and below the diagonal.
     for (int lj = c0; lj < A.local_cols(); lj += nb) {
-      const int gj = gi.col[lj], w = std::min(nb, A.local_cols() - lj);
+      const int gj = gi->col[lj], w = std::min(nb, A.local_cols() - lj);
       const int rd = A.local_rows_before(gj), ml = A.local_rows() - rd;
       if (ml > 0)
         blas::gemm('N', 'C', ml, w, 2 * kk, T(-1), Lr.data() + (rd - r0), ldr,
@@ -173,7 +184,8 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
 template <class T>
 std::vector<T> gather_band(const DistMatrix<T>& A, int b) {
   const int n = A.n(), ld = b + 1;
-  std::vector<T> band(static_cast<std::size_t>(ld) * n, T(0));
+  std::vector<T> band;
+  collectively(A.grid().comm(), [&] { band.assign(static_cast<std::size_t>(ld) * n, T(0)); });
   for (int lj = 0; lj < A.local_cols(); ++lj) {
     const int j = A.global_col(lj);
     for (int li = A.local_rows_before(j); li < A.local_rows_before(std::min(n, j + b + 1)); ++li)

@@ -15,6 +15,7 @@
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "dense/stages/tridiagonalize/hermitian_tile_product.hpp"
+#include "tseig/error.hpp"
 
 namespace tseig::dense {
 
@@ -109,25 +110,36 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb(), lr = A.local_rows(), lc = A.local_cols();
   Tridiagonal<T> out;
-  out.d.assign(n, 0);
-  out.e.assign(std::max(n - 1, 0), 0);
-  out.tau.assign(std::max(n - 1, 0), T(0));
-  if (n == 0) return out;
-
-  std::vector<int> grow(lr), gcol(lc);
-  for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
-  for (int c = 0; c < lc; ++c) gcol[c] = A.global_col(c);
-
+  std::vector<int> grow, gcol;
   const int w = std::min(nb, n);
   // The panel's reflectors V and vectors W: replicated full-length copies, plus my
   // local-row and local-column entries side by side ([V W] rows, [W V] columns) so
-  // the trailing update is one GEMM.
-  std::vector<T> V(static_cast<std::size_t>(n) * w), W(V.size());
-  std::vector<T> VWrow(static_cast<std::size_t>(std::max(lr, 1)) * 2 * w);
-  std::vector<T> WVcol(static_cast<std::size_t>(std::max(lc, 1)) * 2 * w);
-  std::vector<T> buf(n + 2 + 2 * w), y(n), wj(w), vj(w);
-  std::vector<T> vrow(lr), vcol(lc), yrow(lr), ycol(lc);
-  std::vector<R<T>> d(n, 0);
+  // the trailing update is one GEMM. Allocated on every rank or on none.
+  std::vector<T> V, W, VWrow, WVcol, buf, y, wj, vj, vrow, vcol, yrow, ycol;
+  std::vector<R<T>> d;
+  collectively(g.comm(), [&] {
+    out.d.assign(n, 0);
+    out.e.assign(std::max(n - 1, 0), 0);
+    out.tau.assign(std::max(n - 1, 0), T(0));
+    grow.resize(lr);
+    gcol.resize(lc);
+    V.resize(static_cast<std::size_t>(n) * w);
+    W.resize(V.size());
+    VWrow.resize(static_cast<std::size_t>(std::max(lr, 1)) * 2 * w);
+    WVcol.resize(static_cast<std::size_t>(std::max(lc, 1)) * 2 * w);
+    buf.resize(n + 2 + 2 * w);
+    y.resize(n);
+    wj.resize(w);
+    vj.resize(w);
+    vrow.resize(lr);
+    vcol.resize(lc);
+    yrow.resize(lr);
+    ycol.resize(lc);
+    d.assign(n, 0);
+  });
+  if (n == 0) return out;
+  for (int li = 0; li < lr; ++li) grow[li] = A.global_row(li);
+  for (int c = 0; c < lc; ++c) gcol[c] = A.global_col(c);
   const int ldr = std::max(lr, 1), ldc = std::max(lc, 1);
 
   for (int k0 = 0; k0 < n; k0 += nb) {
