@@ -49,26 +49,21 @@
  *   string solver          any     "auto" (default: the tuning cache's measured choice, else
  *                                  the machine model's, else one_stage), "one_stage",
  *                                  "two_stage", "scalapack"
- *   string grid_choice     any     "as_given" (default): solve on the grid given; "auto": the solve may run on a better grid of the
- *                                  first ranks (P-1 for a prime P, fewer for a small na or
- *                                  more ranks than cores; README "Working grid")
- *   string tune_file       any     tuning cache (JSON) for "auto" and the SCF mode (default "":
- *                                  the environment variable TSEIG_TUNE_FILE, if set)
- *   string triangle        any     which part of a (and b) is read: "full" (default, checked to
- *                                  be Hermitian), "lower", "upper"; "F", "L", "U" also accepted
- *   int    validate        any     0 (default); 1: check every solve on this handle
- *                                  (tseig/validation.hpp): residual, orthogonality, no eigenvalue
- *                                  missed. A result out of tolerance returns
- *                                  TSEIG_ERROR_ACCURACY (the eigenvalues are then not copied to
- *                                  ev; q holds the computed vectors). Costs a copy of a (and of
- *                                  b) and up to a Cholesky factorization per solve.
- *   double validation_tolerance any  (tseig_set_double) 0 (default): 1e3*na*epsilon
- * Results of the last validated solve (tseig_get_int / tseig_get_double, read-only; also after
- * TSEIG_ERROR_ACCURACY; TSEIG_ERROR_PARAMETER_NOT_SET if the last solve was not validated):
- *   int    validation_passed         1 if every check passed
- *   int    validation_count_ok       1 if no eigenvalue below validation_count_bound is missing
- *   double validation_residual       max |A q_i - ev_i q_i| / (na |A|_1) (generalized: the
- *                                    largest backward error); 0 for eigenvalues only
+ *   string grid_choice     any     "as_given" (default): solve on the grid given; "auto": the solve
+ * may run on a better grid of the first ranks (P-1 for a prime P, fewer for a small na or more
+ * ranks than cores; README "Working grid") string tune_file       any     tuning cache (JSON) for
+ * "auto" and the SCF mode (default "": the environment variable TSEIG_TUNE_FILE, if set) string
+ * triangle        any     which part of a (and b) is read: "full" (default, checked to be
+ * Hermitian), "lower", "upper"; "F", "L", "U" also accepted int    validate        any     0
+ * (default); 1: check every solve on this handle (tseig/validation.hpp): residual, orthogonality,
+ * no eigenvalue missed. A result out of tolerance returns TSEIG_ERROR_ACCURACY (the eigenvalues are
+ * then not copied to ev; q holds the computed vectors). Costs a copy of a (and of b) and up to a
+ * Cholesky factorization per solve. double validation_tolerance any  (tseig_set_double) 0
+ * (default): 1e3*na*epsilon Results of the last validated solve (tseig_get_int / tseig_get_double,
+ * read-only; also after TSEIG_ERROR_ACCURACY; TSEIG_ERROR_PARAMETER_NOT_SET if the last solve was
+ * not validated): int    validation_passed         1 if every check passed int validation_count_ok
+ * 1 if no eigenvalue below validation_count_bound is missing double validation_residual       max
+ * |A q_i - ev_i q_i| / (na |A|_1) (generalized: the largest backward error); 0 for eigenvalues only
  *   double validation_orthogonality  max |Q^H Q - I| (generalized max |Q^H B Q - I|)
  *   double validation_trace_error    nev = na, standard problem: eigenvalues vs trace and
  *                                    Frobenius norm of A, relative to |A|_1; else 0

@@ -49,7 +49,8 @@ std::vector<Run> runs(int n, int me, Axis mine, Axis other) {
 std::vector<std::pair<int, int>> positions(const Grid& g) {
   std::vector<std::pair<int, int>> at(static_cast<std::size_t>(g.size()));
   for (int pr = 0; pr < g.nprow(); ++pr)
-    for (int pc = 0; pc < g.npcol(); ++pc) at[static_cast<std::size_t>(g.rank_of(pr, pc))] = {pr, pc};
+    for (int pc = 0; pc < g.npcol(); ++pc)
+      at[static_cast<std::size_t>(g.rank_of(pr, pc))] = {pr, pc};
   return at;
 }
 

@@ -49,7 +49,8 @@ bool read_text(const std::string& path, std::string& text) {
 JsonValue parse_cache(const std::string& text) {
   JsonValue doc = JsonValue::parse(text);
   const double format = doc.number_or("tseig_tune_format", -1);
-  if (format < 0) throw Error(ErrorCode::io_error, "not a tseig tuning cache (no tseig_tune_format)");
+  if (format < 0)
+    throw Error(ErrorCode::io_error, "not a tseig tuning cache (no tseig_tune_format)");
   if (format != cache_format)
     throw Error(ErrorCode::io_error, "format " + json::number(format) + ", this build reads " +
                                          std::to_string(cache_format));
@@ -88,7 +89,8 @@ std::optional<TuneChoice> find_in_cache_text(const std::string& text, const std:
   return c;
 }
 
-std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path, const Signature& sig) {
+std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
+                                       const Signature& sig) {
   if (path.empty()) return std::nullopt;
   std::string found;  // the choice as JSON plus its seconds, on rank 0
   if (rank_of(comm) == 0) {
@@ -96,7 +98,8 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path, c
     if (read_text(path, text)) {
       try {
         if (auto c = find_in_cache_text(text, sig.key()))
-          found = "{\"choice\":" + choice_json(*c) + ",\"seconds\":" + json::number(c->seconds) + "}";
+          found =
+              "{\"choice\":" + choice_json(*c) + ",\"seconds\":" + json::number(c->seconds) + "}";
       } catch (const Error& e) {
         warn_once(path, e.what());
       }

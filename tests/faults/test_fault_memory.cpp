@@ -115,13 +115,14 @@ TEST_F(MemoryLimit, EveryStageFailsCleanly) {
       int code = 0;
       {
         const AddressSpaceCap cap(mib << 20);
-        code = expect_same_error("address space +" + std::to_string(mib) + " MiB, " +
-                                     to_string(solver),
-                                 [&] { Eigensolver<double>(opt).eigenvectors(work, Z); }, true);
+        code = expect_same_error(
+            "address space +" + std::to_string(mib) + " MiB, " + to_string(solver),
+            [&] { Eigensolver<double>(opt).eigenvectors(work, Z); }, true);
       }
       release_cached_memory();
       if (code == 0) break;  // solved and validated
-      ASSERT_EQ(code, static_cast<int>(ErrorCode::out_of_memory)) << to_string(solver) << " " << mib;
+      ASSERT_EQ(code, static_cast<int>(ErrorCode::out_of_memory))
+          << to_string(solver) << " " << mib;
     }
   }
 }

@@ -47,7 +47,9 @@ void expect_agreed(int value, const std::string& what) {
   EXPECT_EQ(lo, hi) << what;
 }
 
-Grid world_grid() { return test_grids().back(); }
+Grid world_grid() {
+  return test_grids().back();
+}
 
 template <class T>
 std::vector<real_t<T>> solve_with(Eigensolver<T>& es, const Grid& g, int n, int nb, int seed,
@@ -115,7 +117,8 @@ TEST(Autotune, StoresAccumulateInOneFile) {
   TempFile file;
   const auto sig_d = tune::make_signature('d', 400, 400, g.nprow(), g.npcol(), true);
   const auto sig_z = tune::make_signature('z', 400, 80, g.nprow(), g.npcol(), true);
-  TuneChoice first{Solver::scalapack, 32}, second{Solver::two_stage, 16}, third{Solver::one_stage, 8};
+  TuneChoice first{Solver::scalapack, 32}, second{Solver::two_stage, 16},
+      third{Solver::one_stage, 8};
   ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_d, first, "test"));
   ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_z, second, "test"));
   ASSERT_TRUE(tune::cache_store(g.comm(), file.path, sig_d, third, "test"));

@@ -155,7 +155,8 @@ int run(int ctxt, Call&& call, Size&& size) {
   }                                                                                                \
   template <>                                                                                      \
   int pgeqrf<T>(int m, int n, T* a, int ia, int ja, const int* desca, T* tau) {                    \
-    return run<T, R>(desca[1],                                                                     \
+    return run<T, R>(                                                                              \
+        desca[1],                                                                                  \
         [&](T* work, int lwork, R*, int, int*, int) {                                              \
           int info = 0;                                                                            \
           p##geqrf_(&m, &n, a, &ia, &ja, desca, tau, work, &lwork, &info);                         \
@@ -174,7 +175,8 @@ TSEIG_COMMON(pz, cd, double, pztranc_, pzherk_)
 #define TSEIG_UNGQR(T, fn)                                                                   \
   template <>                                                                                \
   int pungqr<T>(int m, int n, int k, T* a, int ia, int ja, const int* desca, const T* tau) { \
-    return run<T, real_t<T>>(desca[1],                                                       \
+    return run<T, real_t<T>>(                                                                \
+        desca[1],                                                                            \
         [&](T* work, int lwork, real_t<T>*, int, int*, int) {                                \
           int info = 0;                                                                      \
           fn(&m, &n, &k, a, &ia, &ja, desca, tau, work, &lwork, &info);                      \
@@ -195,7 +197,8 @@ TSEIG_UNGQR(cd, pzungqr_)
   int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, T* w, T* z,                   \
                 const int* descz) {                                                                \
     const int one = 1;                                                                             \
-    return run<T, T>(desca[1],                                                                     \
+    return run<T, T>(                                                                              \
+        desca[1],                                                                                  \
         [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
           int info = 0;                                                                            \
           p##syevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
@@ -212,7 +215,8 @@ TSEIG_UNGQR(cd, pzungqr_)
                 int& m, T* w, T* z, const int* descz) {                                            \
     const int one = 1;                                                                             \
     const T vl = 0, vu = 0;                                                                        \
-    return run<T, T>(desca[1],                                                                     \
+    return run<T, T>(                                                                              \
+        desca[1],                                                                                  \
         [&](T* work, int lwork, T*, int, int* iwork, int liwork) {                                 \
           int info = 0, nz = 0;                                                                    \
           p##syevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \
@@ -232,7 +236,8 @@ TSEIG_REAL_EIG(pd, double)
   int pstedc<R>(int n, R* d, R* e, R* q, const int* descq) {                                     \
     const char compz = 'I';                                                                      \
     const int one = 1;                                                                           \
-    return run<R, R>(descq[1],                                                                   \
+    return run<R, R>(                                                                            \
+        descq[1],                                                                                \
         [&](R* work, int lwork, R*, int, int* iwork, int liwork) {                               \
           int info = 0;                                                                          \
           p##stedc_(&compz, &n, d, e, q, &one, &one, descq, work, &lwork, iwork, &liwork, &info, \
@@ -253,7 +258,8 @@ TSEIG_PSTEDC(pd, double)
   int pheevd<T>(char jobz, char uplo, int n, T* a, const int* desca, R* w, T* z,                   \
                 const int* descz) {                                                                \
     const int one = 1;                                                                             \
-    return run<T, R>(desca[1],                                                                     \
+    return run<T, R>(                                                                              \
+        desca[1],                                                                                  \
         [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
           int info = 0;                                                                            \
           p##heevd_(&jobz, &uplo, &n, a, &one, &one, desca, w, z, &one, &one, descz, work, &lwork, \
@@ -271,7 +277,8 @@ TSEIG_PSTEDC(pd, double)
                 int& m, R* w, T* z, const int* descz) {                                            \
     const int one = 1;                                                                             \
     const R vl = 0, vu = 0;                                                                        \
-    return run<T, R>(desca[1],                                                                     \
+    return run<T, R>(                                                                              \
+        desca[1],                                                                                  \
         [&](T* work, int lwork, R* rwork, int lrwork, int* iwork, int liwork) {                    \
           int info = 0, nz = 0;                                                                    \
           p##heevr_(&jobz, &range, &uplo, &n, a, &one, &one, desca, &vl, &vu, &il, &iu, &m, &nz,   \

@@ -9,8 +9,8 @@
 #include <algorithm>
 
 #include "core/instantiate.hpp"
-#include "tseig/error.hpp"
 #include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
+#include "tseig/error.hpp"
 
 namespace tseig::dense {
 

@@ -7,8 +7,8 @@
 #include "dense/stages/bulge_chase/api.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <cmath>
+#include <optional>
 
 #include "core/blas/host.hpp"
 #include "core/collectives.hpp"

@@ -186,7 +186,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   std::vector<cached_vector<R>> Y;
   cached_vector<R> S_all;
   std::vector<int> root_pos;
-  int wanted = 0;  // roots with eigenvectors: a prefix, as the roots ascend
+  int wanted = 0;                     // roots with eigenvectors: a prefix, as the roots ascend
   std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
   std::vector<cached_vector<R>> Wc;
   cached_vector<R> S, Sh, tmp;
@@ -241,7 +241,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
         if (s.col[df.column[r]]) idx[i].push_back(r);
       Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
       for (std::size_t c = 0; c < idx[i].size(); ++c)
-        std::copy_n(s.col[df.column[idx[i][c]]], s.len, Wc[i].data() + static_cast<long>(c) * s.len);
+        std::copy_n(s.col[df.column[idx[i][c]]], s.len,
+                    Wc[i].data() + static_cast<long>(c) * s.len);
       kh_max = std::max(kh_max, static_cast<long>(idx[i].size()));
       len_max = std::max(len_max, static_cast<long>(s.len));
     }

@@ -79,7 +79,8 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
   std::optional<GlobalIndex> gi;
   std::vector<T> tau, P, V, Tm, Y, M, Lr, Rc, Yr, Yc, diag;
   collectively(g.comm(), [&] {
-    const std::size_t m = n - b, ldr = std::max(A.local_rows(), 1), ldc = std::max(A.local_cols(), 1);
+    const std::size_t m = n - b, ldr = std::max(A.local_rows(), 1),
+                      ldc = std::max(A.local_cols(), 1);
     tau.resize(m);
     gi.emplace(A);
     for (auto* v : {&P, &V, &Y}) v->reserve(m * b);
