@@ -20,6 +20,7 @@ program test_fortran_api
   call test_c()
   call test_errors()
   call test_validate()
+  call test_faults()
   call test_autotune()
   call test_blacs_and_dropins()
   status = report("test_fortran_api")
@@ -363,6 +364,41 @@ contains
     call check(error == TSEIG_OK .and. passed == 0, "figures after TSEIG_ERROR_ACCURACY")
     call e%destroy(error)
   end subroutine
+
+  !> Faults seen from Fortran: a NaN on one rank, and one rank asking for another nev, give
+  !> the same error code on every rank (never a hang); the handle solves normally after.
+  subroutine test_faults()
+    use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
+    type(tseig_t) :: e
+    real(c_double), allocatable :: a(:, :), q(:, :)
+    real(c_double) :: ev(n)
+    integer :: error
+    call make_handle(e)
+    a = real(local_matrix(h_entry, .false., 0d0), c_double)
+    q = a
+    if (myrank == nprocs - 1 .and. nrows > 0 .and. ncols > 0) a(1, 1) = ieee_value(1d0, ieee_quiet_nan)
+    call e%eigenvectors(a, ev, q, error)
+    call check(same_on_every_rank(error) .and. error == TSEIG_ERROR_NOT_FINITE, &
+        "NaN on one rank: "//e%last_error_message())
+    if (myrank == nprocs - 1) call e%set("nev", nev - 1, error)
+    a = real(local_matrix(h_entry, .false., 0d0), c_double)
+    call e%eigenvectors(a, ev, q, error)
+    call check(same_on_every_rank(error) .and. (nprocs == 1 .or. &
+        error == TSEIG_ERROR_INVALID_ARGUMENT), "nev differs on one rank: "//e%last_error_message())
+    call e%set("nev", nev, error)
+    a = real(local_matrix(h_entry, .false., 0d0), c_double)
+    call e%eigenvectors(a, ev, q, error)
+    call check(error == TSEIG_OK, "solve after the faults: "//e%last_error_message())
+    call e%destroy(error)
+  end subroutine
+
+  logical function same_on_every_rank(code)
+    integer, intent(in) :: code
+    integer :: lo, hi, ierr
+    call mpi_allreduce(code, lo, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
+    call mpi_allreduce(code, hi, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    same_on_every_rank = lo == hi
+  end function
 
   !> SCF-mode autotuning: every call of the search is a correct solve, the search ends.
   subroutine test_autotune()
