@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "core/mpi_types.hpp"
+#include "tseig/error.hpp"
 #include "tseig/grid.hpp"
 
 namespace tseig {
@@ -45,6 +48,24 @@ inline void append_bits(std::vector<int>& values, double x) {
   static_assert(sizeof half == sizeof x);
   std::memcpy(half, &x, sizeof half);
   values.insert(values.end(), {half[0], half[1]});
+}
+
+/// Whether 4 MiB more can still be had: room for the MPI library's own scratch in the
+/// messages that follow (Open MPI aborts the job when that allocation fails).
+inline bool mpi_headroom_left() {
+  void* p = std::malloc(std::size_t(4) << 20);
+  std::free(p);
+  return p != nullptr;
+}
+
+/// Collective: runs `allocate` (a stage's work arrays) on every rank and checks
+/// mpi_headroom_left(); a failure on any rank becomes Error(out_of_memory) on every rank.
+template <class F>
+void allocate_collectively(MPI_Comm comm, F&& allocate) {
+  collectively(comm, [&] {
+    allocate();
+    if (!mpi_headroom_left()) throw std::bad_alloc();
+  });
 }
 
 /// In-place sum of buf (count entries, any size) over comm, in pieces of 128 Ki entries:

@@ -57,7 +57,7 @@ DistMatrix<T>::DistMatrix(const Grid& grid, int m, int n, int mb, int nb, int rs
   init_layout(grid,
               Descriptor{1, grid.blacs_context(), m, n, mb, nb, rsrc, csrc, std::max(1, rows)});
   std::size_t count = static_cast<std::size_t>(desc_.lld) * std::max(1, local_cols_);
-  collectively(grid.comm(), [&] { storage_.assign(count, T{}); });
+  allocate_collectively(grid.comm(), [&] { storage_.assign(count, T{}); });
   data_ = storage_.data();
   owning_ = true;
 }

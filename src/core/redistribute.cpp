@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <climits>
-#include <utility>
 #include <vector>
 
 #include "core/buffer_cache.hpp"
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "tseig/error.hpp"
@@ -45,15 +45,6 @@ std::vector<Run> runs(int n, int me, Axis mine, Axis other) {
   return out;
 }
 
-// The grid position (process row, column) of each rank.
-std::vector<std::pair<int, int>> positions(const Grid& g) {
-  std::vector<std::pair<int, int>> at(static_cast<std::size_t>(g.size()));
-  for (int pr = 0; pr < g.nprow(); ++pr)
-    for (int pc = 0; pc < g.npcol(); ++pc)
-      at[static_cast<std::size_t>(g.rank_of(pr, pc))] = {pr, pc};
-  return at;
-}
-
 // Entries of the runs that go to (or come from) `peer`.
 long total(const std::vector<Run>& rs, int peer) {
   long t = 0;
@@ -65,29 +56,39 @@ long total(const std::vector<Run>& rs, int peer) {
 }  // namespace
 
 template <class T>
-void redistribute_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
-  const Grid& gs = src.grid();
-  const Grid& gd = dst.grid();
-  const int m = src.m(), P = gd.size();
-  const Axis src_rows{src.mb(), src.rsrc(), gs.nprow()}, src_cols{src.nb(), src.csrc(), gs.npcol()};
-  const Axis dst_rows{dst.mb(), dst.rsrc(), gd.nprow()}, dst_cols{dst.nb(), dst.csrc(), gd.npcol()};
+void exchange_blocks(MPI_Comm comm, int m, int ncols, const LayoutPart<const T>& src,
+                     const LayoutPart<T>& dst) {
+  int P = 0;
+  MPI_Comm_size(comm, &P);
+  // Every rank's place in both grids (−1: not in it), and from them the grids' shapes.
+  std::vector<int> at(4 * static_cast<std::size_t>(P));
+  const int mine[4] = {src.prow, src.pcol, dst.prow, dst.pcol};
+  MPI_Allgather(mine, 4, MPI_INT, at.data(), 4, MPI_INT, comm);
+  int shape[4] = {0, 0, 0, 0};
+  for (int r = 0; r < P; ++r)
+    for (int k = 0; k < 4; ++k) shape[k] = std::max(shape[k], at[4 * r + k] + 1);
+  const Axis src_rows{src.mb, src.rsrc, shape[0]}, src_cols{src.nb, src.csrc, shape[1]};
+  const Axis dst_rows{dst.mb, dst.rsrc, shape[2]}, dst_cols{dst.nb, dst.csrc, shape[3]};
   // What I send (my rows and columns of src, by dst's owners) and receive (the reverse).
-  const auto send_rows = runs(m, gs.myrow(), src_rows, dst_rows);
-  const auto send_cols = runs(ncols, gs.mycol(), src_cols, dst_cols);
-  const auto recv_rows = runs(m, gd.myrow(), dst_rows, src_rows);
-  const auto recv_cols = runs(ncols, gd.mycol(), dst_cols, src_cols);
-
-  // A rank is the same process in both grids (they are congruent): to it I send its dst
-  // position's share of my src entries, from it I receive my dst share of its src ones.
-  const auto to = positions(gd), from = positions(gs);
+  const bool in_src = src.prow >= 0, in_dst = dst.prow >= 0;
+  std::vector<Run> send_rows, send_cols, recv_rows, recv_cols;
+  if (in_src) {
+    send_rows = runs(m, src.prow, src_rows, dst_rows);
+    send_cols = runs(ncols, src.pcol, src_cols, dst_cols);
+  }
+  if (in_dst) {
+    recv_rows = runs(m, dst.prow, dst_rows, src_rows);
+    recv_cols = runs(ncols, dst.pcol, dst_cols, src_cols);
+  }
+  auto share = [&](const std::vector<Run>& rows, const std::vector<Run>& cols, int pr, int pc) {
+    return pr < 0 ? 0 : total(rows, pr) * total(cols, pc);
+  };
   std::vector<int> scount(P), sdispl(P), rcount(P), rdispl(P);
   long stotal = 0, rtotal = 0;
   bool too_large = false;
   for (int r = 0; r < P; ++r) {
-    const auto [pr, pc] = to[static_cast<std::size_t>(r)];
-    const auto [sr, sc] = from[static_cast<std::size_t>(r)];
-    const long s = total(send_rows, pr) * total(send_cols, pc);
-    const long v = total(recv_rows, sr) * total(recv_cols, sc);
+    const long s = share(send_rows, send_cols, at[4 * r + 2], at[4 * r + 3]);
+    const long v = share(recv_rows, recv_cols, at[4 * r], at[4 * r + 1]);
     too_large = too_large || stotal + s > INT_MAX || rtotal + v > INT_MAX;
     scount[r] = static_cast<int>(s);
     sdispl[r] = static_cast<int>(stotal);
@@ -96,42 +97,56 @@ void redistribute_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncol
     stotal += s;
     rtotal += v;
   }
-  raise_if_any(gd.comm(), too_large, ErrorCode::unsupported,
+  raise_if_any(comm, too_large, ErrorCode::unsupported,
                "redistribute: more than 2^31 - 1 local entries to move on a rank");
   cached_vector<T> sbuf, rbuf;
-  collectively(gd.comm(), [&] {
+  allocate_collectively(comm, [&] {
     sbuf.resize(stotal);
     rbuf.resize(rtotal);
   });
 
   for (int r = 0; r < P; ++r) {
     if (scount[r] == 0) continue;
-    const auto [pr, pc] = to[static_cast<std::size_t>(r)];
+    const int pr = at[4 * r + 2], pc = at[4 * r + 3];
     T* out = sbuf.data() + sdispl[r];
     for (const Run& c : send_cols)
       if (c.peer == pc)
         for (int lj = c.local; lj < c.local + c.count; ++lj)
           for (const Run& row : send_rows)
-            if (row.peer == pr) out = std::copy_n(&src.local(row.local, lj), row.count, out);
+            if (row.peer == pr)
+              out = std::copy_n(src.data + row.local + static_cast<long>(lj) * src.lld, row.count,
+                                out);
   }
   MPI_Alltoallv(sbuf.data(), scount.data(), sdispl.data(), mpi_type<T>(), rbuf.data(),
-                rcount.data(), rdispl.data(), mpi_type<T>(), gd.comm());
+                rcount.data(), rdispl.data(), mpi_type<T>(), comm);
   for (int r = 0; r < P; ++r) {
     if (rcount[r] == 0) continue;
-    const auto [sr, sc] = from[static_cast<std::size_t>(r)];
+    const int sr = at[4 * r], sc = at[4 * r + 1];
     const T* in = rbuf.data() + rdispl[r];
     for (const Run& c : recv_cols)
       if (c.peer == sc)
         for (int lj = c.local; lj < c.local + c.count; ++lj)
           for (const Run& row : recv_rows)
             if (row.peer == sr) {
-              std::copy_n(in, row.count, &dst.local(row.local, lj));
+              std::copy_n(in, row.count, dst.data + row.local + static_cast<long>(lj) * dst.lld);
               in += row.count;
             }
   }
 }
 
-#define TSEIG_INSTANTIATE(T) \
+template <class T>
+void redistribute_columns(const DistMatrix<T>& src, DistMatrix<T>& dst, int ncols) {
+  const Grid& gs = src.grid();
+  const Grid& gd = dst.grid();
+  exchange_blocks<T>(
+      gd.comm(), src.m(), ncols,
+      {src.mb(), src.nb(), src.rsrc(), src.csrc(), gs.myrow(), gs.mycol(), src.data(), src.lld()},
+      {dst.mb(), dst.nb(), dst.rsrc(), dst.csrc(), gd.myrow(), gd.mycol(), dst.data(), dst.lld()});
+}
+
+#define TSEIG_INSTANTIATE(T)                                                    \
+  template void exchange_blocks(MPI_Comm, int, int, const LayoutPart<const T>&, \
+                                const LayoutPart<T>&);                          \
   template void redistribute_columns(const DistMatrix<T>&, DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

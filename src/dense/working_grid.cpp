@@ -5,14 +5,13 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 #include <string>
 
-#include "core/blas/scalapack.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "core/redistribute.hpp"
 #include "core/stage_timer.hpp"
 #include "tseig/error.hpp"
 #include "tune/machine_model.hpp"
@@ -200,9 +199,17 @@ const RankPlacement& SubGrids::placement(const Grid& parent) {
 
 namespace {
 
-// p?gemr2d's convention: a process outside a grid passes a descriptor with context -1.
-std::array<int, 9> outside(int m, int n, int nb) {
-  return {1, -1, m, n, nb, nb, 0, 0, 1};
+// This process's part of a matrix on the sub-grid (nothing when it is not in it), and
+// of one on the whole grid.
+template <class T>
+detail::LayoutPart<T> sub_part(const Grid* sub, int nb, T* data, int lld) {
+  if (!sub) return {nb, nb, 0, 0, -1, -1, nullptr, 1};
+  return {nb, nb, 0, 0, sub->myrow(), sub->mycol(), data, lld};
+}
+template <class T, class M>
+detail::LayoutPart<T> whole_part(M& X) {
+  return {X.mb(),           X.nb(),           X.rsrc(), X.csrc(),
+          X.grid().myrow(), X.grid().mycol(), X.data(), X.lld()};
 }
 
 // Stage times of the sub-grid's rank 0 (rank 0 of the whole grid) to every rank.
@@ -227,19 +234,16 @@ std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int n
   const Grid& grid = A.grid();
   const MPI_Comm comm = grid.comm();
   const int n = A.n(), nb = A.nb();
-  const int context = grid.blacs_context();
-  T none{};
   DistMatrix<T> As, Zs;
   collectively(comm, [&] {
     if (!sub) return;
     As = DistMatrix<T>(*sub, n, n, nb, nb);
     if (Z) Zs = DistMatrix<T>(*sub, n, Z->n(), nb, nb);
   });
-  const std::array<int, 9> a_outside = outside(n, n, nb);
   {
     StageTimer timer(times, Stage::redistribute);
-    scalapack::gemr2d<T>(n, n, A.data(), 1, 1, A.desc(), sub ? As.data() : &none, 1, 1,
-                         sub ? As.desc() : a_outside.data(), context);
+    detail::exchange_blocks<T>(comm, n, n, whole_part<const T>(A),
+                               sub_part<T>(sub, nb, As.data(), As.lld()));
   }
   std::vector<real_t<T>> w;
   StageTimes sub_times;
@@ -253,9 +257,8 @@ std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int n
   MPI_Bcast(w.data(), count, mpi_type<real_t<T>>(), 0, comm);
   if (Z) {
     StageTimer timer(times, Stage::redistribute);
-    const std::array<int, 9> z_outside = outside(n, Zs.n(), nb);
-    scalapack::gemr2d<T>(n, nev, sub ? Zs.data() : &none, 1, 1, sub ? Zs.desc() : z_outside.data(),
-                         Z->data(), 1, 1, Z->desc(), context);
+    detail::exchange_blocks<T>(comm, n, nev, sub_part<const T>(sub, nb, Zs.data(), Zs.lld()),
+                               whole_part<T>(*Z));
   }
   return w;
 }

@@ -29,7 +29,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   // without reallocating.
   std::vector<int> grow;
   std::vector<T> V, S, Tm, Wt;
-  collectively(g.comm(), [&] {
+  allocate_collectively(g.comm(), [&] {
     grow.resize(lr);
     V.reserve(static_cast<std::size_t>(std::max(lr, 1)) * width);
     S.reserve(static_cast<std::size_t>(width) * width);

@@ -159,7 +159,7 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
   // not leave its neighbours waiting in the zone transfers or the reductions below.
   std::optional<BandWork<T>> work;
   std::vector<T> scratch, y;
-  collectively(comm, [&] {
+  allocate_collectively(comm, [&] {
     out.d.assign(static_cast<std::size_t>(n), 0);
     out.e.assign(static_cast<std::size_t>(std::max(n - 1, 0)), 0);
     out.first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));

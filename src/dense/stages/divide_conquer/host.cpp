@@ -8,6 +8,7 @@
 #include <new>
 
 #include "core/blas/host.hpp"
+#include "core/collectives.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/stages/divide_conquer/deflation.hpp"
 #include "dense/stages/divide_conquer/secular.hpp"
@@ -50,8 +51,9 @@ struct Segment {
 };
 
 // Whether any rank of the merge ran short of memory (comm null: this rank alone).
+// Also short without room for the MPI library's scratch (mpi_headroom_left).
 bool any_short_of_memory(MPI_Comm comm, int g, bool mine) {
-  int short_somewhere = mine ? 1 : 0;
+  int short_somewhere = mine || !mpi_headroom_left() ? 1 : 0;
   if (g > 1) MPI_Allreduce(MPI_IN_PLACE, &short_somewhere, 1, MPI_INT, MPI_MAX, comm);
   return short_somewhere != 0;
 }

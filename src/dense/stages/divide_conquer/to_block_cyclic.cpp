@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/buffer_cache.hpp"
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "tseig/error.hpp"
@@ -74,7 +75,7 @@ void rows_to_block_cyclic(const std::vector<int>& first, const real_t<T>* q, int
     }
     // Every rank gets its buffers, or every rank raises out_of_memory: never a rank
     // missing from the all-to-all.
-    collectively(g.comm(), [&] {
+    allocate_collectively(g.comm(), [&] {
       sbuf.resize(stotal);
       rbuf.resize(rtotal);
     });

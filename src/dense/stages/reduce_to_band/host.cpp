@@ -78,7 +78,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
   // panels below only shrink them, so no allocation falls between their reductions.
   std::optional<GlobalIndex> gi;
   std::vector<T> tau, P, V, Tm, Y, M, Lr, Rc, Yr, Yc, diag;
-  collectively(g.comm(), [&] {
+  allocate_collectively(g.comm(), [&] {
     const std::size_t m = n - b, ldr = std::max(A.local_rows(), 1),
                       ldc = std::max(A.local_cols(), 1);
     tau.resize(m);
@@ -186,7 +186,8 @@ template <class T>
 std::vector<T> gather_band(const DistMatrix<T>& A, int b) {
   const int n = A.n(), ld = b + 1;
   std::vector<T> band;
-  collectively(A.grid().comm(), [&] { band.assign(static_cast<std::size_t>(ld) * n, T(0)); });
+  allocate_collectively(A.grid().comm(),
+                        [&] { band.assign(static_cast<std::size_t>(ld) * n, T(0)); });
   for (int lj = 0; lj < A.local_cols(); ++lj) {
     const int j = A.global_col(lj);
     for (int li = A.local_rows_before(j); li < A.local_rows_before(std::min(n, j + b + 1)); ++li)

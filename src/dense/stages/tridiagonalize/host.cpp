@@ -117,7 +117,7 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   // the trailing update is one GEMM. Allocated on every rank or on none.
   std::vector<T> V, W, VWrow, WVcol, buf, y, wj, vj, vrow, vcol, yrow, ycol;
   std::vector<R<T>> d;
-  collectively(g.comm(), [&] {
+  allocate_collectively(g.comm(), [&] {
     out.d.assign(n, 0);
     out.e.assign(std::max(n - 1, 0), 0);
     out.tau.assign(std::max(n - 1, 0), T(0));
