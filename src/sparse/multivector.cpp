@@ -11,6 +11,7 @@
 #include <new>
 #include <numbers>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "sparse/random.hpp"
@@ -63,7 +64,23 @@ MultiVector<T>::MultiVector(const VectorLayout& layout, int cols)
     : layout_(layout), cols_(cols), ld_(cols) {
   if (cols < 0) throw Error(ErrorCode::invalid_argument, "MultiVector: negative column count");
   const std::size_t n = static_cast<std::size_t>(layout.local_rows + layout.halo_rows) * cols;
-  T* p = static_cast<T*>(allocate_block_storage(std::max<std::size_t>(n, 1) * sizeof(T)));
+  // A block vector is made on every rank of its communicator at once: there the storage
+  // is had on every rank or on none (Error(out_of_memory) everywhere), so a rank short of
+  // memory never leaves the others waiting in the solver's next reduction.
+  T* p = nullptr;
+  auto allocate = [&] {
+    p = static_cast<T*>(allocate_block_storage(std::max<std::size_t>(n, 1) * sizeof(T)));
+  };
+  if (layout.comm == MPI_COMM_NULL) {
+    allocate();
+  } else {
+    try {
+      allocate_collectively(layout.comm, allocate);
+    } catch (const Error&) {
+      std::free(p);  // had here, not on another rank
+      throw;
+    }
+  }
   std::uninitialized_fill_n(p, n, T(0));
   storage_ = std::shared_ptr<T>(p, [](T* q) { std::free(q); });
   data_ = p;

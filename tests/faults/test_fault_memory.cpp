@@ -8,11 +8,16 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "fault_util.hpp"
 #include "test_util.hpp"
+#include "tseig/sparse/chebfd.hpp"
+#include "tseig/sparse/generators.hpp"
+#include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/lobpcg.hpp"
 #include "tseig/tseig.h"
 
 namespace tseig::test {
@@ -123,6 +128,43 @@ TEST_F(MemoryLimit, EveryStageFailsCleanly) {
       if (code == 0) break;  // solved and validated
       ASSERT_EQ(code, static_cast<int>(ErrorCode::out_of_memory))
           << to_string(solver) << " " << mib;
+    }
+  }
+}
+
+// The sparse solvers under the same stepped cap: a 3D Laplacian of 48³ rows (block
+// vectors of 3.5 MiB per column block of 8 on 2 ranks), LOBPCG for 12 pairs, ChebFD on
+// an interval holding about 30, and KPM. Each step solves or gives out_of_memory on
+// every rank.
+TEST_F(MemoryLimit, SparseSolversFailCleanly) {
+  using namespace sparse;
+  const Matrix<double> a = laplacian_3d<double>(MPI_COMM_WORLD, 48, 48, 48);
+  const std::vector<std::pair<std::string, std::function<void()>>> solvers = {
+      {"lobpcg",
+       [&] {
+         LobpcgOptions<double> o;
+         o.nev = 12;
+         o.tol = 1e-6;
+         lobpcg<double>(a, o);
+       }},
+      {"chebfd", [&] { chebfd(a, 0.0, 0.25, ChebfdOptions{}); }},
+      {"kpm", [&] {
+         KpmOptions o;
+         o.moments = 128;
+         o.vectors = 8;
+         kpm_moments(a, o);
+       }}};
+  for (const auto& [name, solve] : solvers) {
+    for (rlim_t mib : {2, 6, 10, 16, 24, 40, 64, 100, 160}) {
+      int code = 0;
+      {
+        const AddressSpaceCap cap(mib << 20);
+        code = expect_same_error("address space +" + std::to_string(mib) + " MiB, " + name, solve,
+                                 true);
+      }
+      release_cached_memory();
+      if (code == 0) break;
+      ASSERT_EQ(code, static_cast<int>(ErrorCode::out_of_memory)) << name << " " << mib;
     }
   }
 }
