@@ -3,13 +3,14 @@
 // the exact reverse (s from the last, j from the last) this equivalent order is used:
 // blocks of k sweeps from the last, inside a block steps j from the first, inside a
 // step sweeps from the last. A block then walks down the columns once, and consecutive
-// sweeps of a step are one row apart, so they are applied in pairs by one kernel.
+// sweeps of a step are one row apart, so they are applied in groups (four real, two
+// complex) by one kernel.
 #include "dense/stages/backtransform_band/api.hpp"
 
 #include <algorithm>
 
 #include "core/instantiate.hpp"
-#include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
+#include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -29,47 +30,56 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
       stripe(c / W)[static_cast<std::size_t>(i) * W + c % W] =
           X[i + static_cast<std::size_t>(c) * ldx];
 
-  // The pairs of one block of sweeps, padded to a common window once, used by all stripes.
-  struct Pair {
-    int row, len;
-    T tau1, tau2, s12;
-    std::size_t v;  // v1 at pv[v], v2 at pv[v + b + 1]
+  // The groups of one block of sweeps, padded to a common window once, used by all
+  // stripes. Group g holds G reflectors at pv[g.v + k·slot], k = 0..G−1, reflector k
+  // starting k rows below the group's first row (zeros where it does not reach).
+  constexpr int G = reflector_group_size<T>();
+  struct Group {
+    int row, len, count;
+    T tau[G], s[G * G];
+    std::size_t v;
   };
-  std::vector<Pair> pairs;
+  std::vector<Group> groups;
   std::vector<T> pv;
   auto reflector = [&](int s, int j) { return &q.v[q.index(s, j) * static_cast<std::size_t>(b)]; };
-  const std::size_t slot = static_cast<std::size_t>(b) + 1;
+  const std::size_t slot = static_cast<std::size_t>(b) + G - 1;
   for (int s0 = ((sweeps - 1) / k) * k; s0 >= 0; s0 -= k) {
     const int s1 = std::min(s0 + k, sweeps);
-    pairs.clear();
+    groups.clear();
     pv.clear();
     for (int j = 0; j < q.steps(s0); ++j) {
       int kg = 0;  // steps(s) decreases with s: the sweeps with a step j are a prefix
       while (s0 + kg < s1 && q.steps(s0 + kg) > j) ++kg;
-      // (s, j) before (s−1, j): pairs from the last sweep of the block; H1 = (s−1, j)
-      // starts one row above H2 = (s, j). A lone first sweep is H1 with tau2 = 0.
-      for (int i = kg - 1; i >= 0; i -= 2) {
-        const int s = s0 + i, l2 = q.length(s, j);
-        const bool lone = i == 0;
-        const int l1 = lone ? l2 : q.length(s - 1, j), len = lone ? l2 : std::max(l1, l2 + 1);
-        const std::size_t at = pv.size();
-        pv.resize(at + 2 * slot, T(0));
-        T* v1 = &pv[at];
-        T* v2 = v1 + slot;
-        std::copy(reflector(lone ? s : s - 1, j), reflector(lone ? s : s - 1, j) + l1, v1);
-        if (!lone) std::copy(reflector(s, j), reflector(s, j) + l2, v2 + 1);
-        T s12 = 0;
-        for (int t = 1; t < len; ++t) s12 += conj_if_complex(v1[t]) * v2[t];
-        pairs.push_back({lone ? q.row(s, j) : q.row(s, j) - 1, len,
-                         q.tau[q.index(lone ? s : s - 1, j)], lone ? T(0) : q.tau[q.index(s, j)],
-                         s12, at});
+      // (s, j) before (s−1, j): groups from the last sweep of the block; reflector k of
+      // a group is sweep first + k, one row below sweep first + k − 1.
+      for (int i = kg - 1; i >= 0; i -= G) {
+        Group g{};
+        g.count = std::min(G, i + 1);
+        const int first = s0 + i - g.count + 1;
+        g.row = q.row(first, j);
+        g.v = pv.size();
+        pv.resize(g.v + G * slot, T(0));
+        for (int r = 0; r < g.count; ++r) {
+          const int l = q.length(first + r, j);
+          std::copy(reflector(first + r, j), reflector(first + r, j) + l, &pv[g.v + r * slot + r]);
+          g.tau[r] = q.tau[q.index(first + r, j)];
+          g.len = std::max(g.len, r + l);
+        }
+        for (int r = 0; r < g.count; ++r)
+          for (int c = r + 1; c < g.count; ++c) {
+            T d = 0;
+            for (int t = c; t < g.len; ++t)
+              d += conj_if_complex(pv[g.v + r * slot + t]) * pv[g.v + c * slot + t];
+            g.s[r * G + c] = d;
+          }
+        groups.push_back(g);
       }
     }
     for (int st = 0; st < nstripes; ++st) {
       T* St = stripe(st);
-      for (const Pair& p : pairs)
-        apply_reflector_pair(&pv[p.v], p.tau1, &pv[p.v + slot], p.tau2, p.s12, p.len,
-                             St + static_cast<std::size_t>(p.row) * W);
+      for (const Group& g : groups)
+        apply_reflector_group(&pv[g.v], slot, g.tau, g.s, g.count, g.len,
+                              St + static_cast<std::size_t>(g.row) * W);
     }
   }
   for (int c = 0; c < ncols; ++c)

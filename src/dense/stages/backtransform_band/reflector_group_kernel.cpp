@@ -1,8 +1,9 @@
 // Stripe layout (a row's columns contiguous) lets the vector lanes run over columns:
-// every column's two dot products are plain per-lane accumulations, with no horizontal
-// sums, and the update then touches each element once for both reflectors. Explicit
-// 32-byte SIMD vectors (GCC vector extensions) keep the accumulators in registers.
-#include "dense/stages/backtransform_band/reflector_pair_kernel.hpp"
+// every column's dot products are plain per-lane accumulations, with no horizontal sums,
+// and the update then touches each element once for all reflectors of the group.
+// Explicit 32-byte SIMD vectors (GCC vector extensions) keep the accumulators in
+// registers.
+#include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 
 #include <complex>
 #include <type_traits>
@@ -13,31 +14,62 @@
 namespace tseig::dense {
 namespace {
 
-template <class R>
-void apply_pair_real(const R* v1, R tau1, const R* v2, R tau2, R s12, int len, R* S) {
+// M reflectors over chunks of NV vectors of a stripe row: M·NV accumulators, which
+// must stay in the 16 vector registers.
+template <class R, int M, int NV, int VB>
+void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, int len, R* S) {
   // Unaligned SIMD vectors that may alias R.
-  typedef R vec __attribute__((vector_size(32), aligned(alignof(R)), may_alias));
-  constexpr int W = stripe_width<R>(), nv = W * static_cast<int>(sizeof(R)) / 32;
-  vec a[nv] = {}, b[nv] = {};
-  for (int i = 0; i < len; ++i) {
-    const vec* x = reinterpret_cast<const vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
-    const R u = v1[i], v = v2[i];
-    for (int q = 0; q < nv; ++q) {
-      a[q] += u * x[q];
-      b[q] += v * x[q];
+  typedef R vec __attribute__((vector_size(VB), aligned(alignof(R)), may_alias));
+  constexpr int W = stripe_width<R>(), lanes = VB / static_cast<int>(sizeof(R));
+  constexpr int G = reflector_group_size<R>();
+  static_assert(W % (NV * lanes) == 0);
+  for (int c = 0; c < W; c += NV * lanes) {
+    R* Sc = S + c;
+    vec a[M][NV] = {};
+    for (int i = 0; i < len; ++i) {
+      const vec* x = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      for (int k = 0; k < M; ++k) {
+        const R u = v[k * slot + i];
+        for (int q = 0; q < NV; ++q) a[k][q] += u * x[q];
+      }
+    }
+    // The last reflector acts first: f_k = tau_k·(v_kᵀx − Σ_{l>k} s_kl·f_l).
+    vec f[M][NV];
+    for (int k = M - 1; k >= 0; --k)
+      for (int q = 0; q < NV; ++q) {
+        vec t = a[k][q];
+        for (int l = k + 1; l < M; ++l) t -= s[k * G + l] * f[l][q];
+        f[k][q] = tau[k] * t;
+      }
+    // The row is read into registers and stored once (v may alias S as far as the
+    // compiler knows); separate subtractions contract to FMAs (a sum would not).
+    for (int i = 0; i < len; ++i) {
+      vec* x = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      R u[M];
+      for (int k = 0; k < M; ++k) u[k] = v[k * slot + i];
+      vec y[NV];
+      for (int q = 0; q < NV; ++q) y[q] = x[q];
+      for (int k = 0; k < M; ++k)
+        for (int q = 0; q < NV; ++q) y[q] -= f[k][q] * u[k];
+      for (int q = 0; q < NV; ++q) x[q] = y[q];
     }
   }
-  // H2 first: x −= f2·v2 with f2 = tau2·(v2ᴴx); then H1 sees v1ᴴx − f2·s12.
-  vec f1[nv], f2[nv];
-  for (int q = 0; q < nv; ++q) {
-    f2[q] = tau2 * b[q];
-    f1[q] = tau1 * (a[q] - s12 * f2[q]);
-  }
-  for (int i = 0; i < len; ++i) {
-    vec* x = reinterpret_cast<vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
-    const R u = v1[i], v = v2[i];
-    for (int q = 0; q < nv; ++q) x[q] -= f1[q] * u + f2[q] * v;
-  }
+}
+
+// 32-byte vectors everywhere: the same code (and the same rounding) on AVX2 and
+// AVX-512 machines.
+constexpr int vector_bytes = 32;
+
+template <class R>
+void apply_real(const R* v, std::size_t slot, const R* tau, const R* s, int m, int len, R* S) {
+  constexpr int lanes = vector_bytes / static_cast<int>(sizeof(R));
+  constexpr int row_vectors = stripe_width<R>() / lanes;
+  // Four reflectors: half a stripe row per pass (8 accumulators of 16 registers). Two:
+  // the whole row (enough independent sums to hide the FMA latency).
+  if (m > 2)
+    apply_group_real<R, 4, row_vectors / 2, vector_bytes>(v, slot, tau, s, len, S);
+  else
+    apply_group_real<R, 2, row_vectors, vector_bytes>(v, slot, tau, s, len, S);
 }
 
 // Swaps the lanes of every (re, im) pair. GCC's __builtin_shuffle takes the mask vector;
@@ -112,22 +144,28 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
   for (int i = 0; i < len; ++i) {
     vec* x = reinterpret_cast<vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
     const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
-    for (int q = 0; q < nv; ++q) x[q] -= ur * F1[q] + ui * G1[q] + wr * F2[q] + wi * G2[q];
+    for (int q = 0; q < nv; ++q) {
+      x[q] -= ur * F1[q];
+      x[q] -= ui * G1[q];
+      x[q] -= wr * F2[q];
+      x[q] -= wi * G2[q];
+    }
   }
 }
 
 }  // namespace
 
 template <class T>
-void apply_reflector_pair(const T* v1, T tau1, const T* v2, T tau2, T s12, int len, T* S) {
+void apply_reflector_group(const T* v, std::size_t slot, const T* tau, const T* s, int m, int len,
+                           T* S) {
   if constexpr (is_complex_v<T>)
-    apply_pair_complex(v1, tau1, v2, tau2, s12, len, S);
+    apply_pair_complex(v, tau[0], v + slot, m > 1 ? tau[1] : T(0), s[1], len, S);
   else
-    apply_pair_real(v1, tau1, v2, tau2, s12, len, S);
+    apply_real(v, slot, tau, s, m, len, S);
 }
 
 #define TSEIG_INSTANTIATE(T) \
-  template void apply_reflector_pair(const T*, T, const T*, T, T, int, T*);
+  template void apply_reflector_group(const T*, std::size_t, const T*, const T*, int, int, T*);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

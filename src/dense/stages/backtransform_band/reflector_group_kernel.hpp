@@ -1,0 +1,36 @@
+#pragma once
+// The inner kernel of the tridiagonal → band back-transform: a group of Householder
+// reflectors from consecutive sweeps (each one row below the previous) applied to a
+// stripe of columns in one pass over the data, as ELPA's "double_hh_trafo" and its
+// wider blockings do: m reflectors per pass load and store each element once for 2m
+// multiply-adds. A CUDA kernel with the same contract can sit beside it.
+#include <cstddef>
+
+#include "tseig/types.hpp"
+
+namespace tseig::dense {
+
+/// Columns per stripe: 128 bytes per row, so one row of a stripe is a few SIMD vectors.
+template <class T>
+constexpr int stripe_width() {
+  return static_cast<int>(128 / sizeof(T));
+}
+
+/// Most reflectors one call applies. Real: four (the accumulators of four reflectors
+/// over half a stripe fill the vector registers); complex: two (each complex dot
+/// product already takes two accumulators).
+template <class T>
+constexpr int reflector_group_size() {
+  return is_complex_v<T> ? 2 : 4;
+}
+
+/// A stripe holds stripe_width<T>() columns row by row: element (i, c) at S[i·W + c].
+/// Rows 0..len−1 of the stripe ← H_0·H_1···H_{m−1}·(those rows), H_k = I − tau[k]·v_k·v_kᴴ,
+/// v_k at v + k·slot (len entries, zero where reflector k does not reach), and
+/// s[k·G + l] = v_kᴴ·v_l for k < l (G = reflector_group_size<T>()). 1 ≤ m ≤ G; the
+/// storage of all G reflectors is read, so unused ones must have tau = 0.
+template <class T>
+void apply_reflector_group(const T* v, std::size_t slot, const T* tau, const T* s, int m, int len,
+                           T* S);
+
+}  // namespace tseig::dense
