@@ -28,7 +28,6 @@ done
 mkdir -p "$out"
 : > "$out/tune.jsonl"
 for np in $nps; do
-  # shellcheck disable=SC2086
-  mpiexec $TSEIG_MPIEXEC_FLAGS -n "$np" "$build/bin/tune_bench" "${args[@]}" | tee -a "$out/tune.jsonl"
+  mpiexec "${TSEIG_MPIRUN_FLAGS[@]}" -n "$np" "$build/bin/tune_bench" "${args[@]}" | tee -a "$out/tune.jsonl"
 done
 /usr/bin/python3 benchmarks/plot_tune.py "$out/tune.jsonl" "$out/tune.png" | tee "$out/tune.md"

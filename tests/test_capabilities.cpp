@@ -41,6 +41,8 @@ TEST(Capabilities, WellFormedAndTrue) {
   EXPECT_TRUE(balanced(c)) << c;
   EXPECT_NE(c.find("\"version\":\"" TSEIG_VERSION_STRING "\""), std::string::npos) << c;
   EXPECT_NE(c.find("\"two_stage\""), std::string::npos);
+  // The stage-4 kernel's constraints: four real and two complex reflectors per pass.
+  EXPECT_NE(c.find("\"reflectors_per_pass\":{\"real\":4,\"complex\":2}"), std::string::npos) << c;
   EXPECT_NE(c.find(tseig::gpu::built_with_cuda() ? "\"built\":true" : "\"built\":false"),
             std::string::npos)
       << c;

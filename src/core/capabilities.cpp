@@ -7,9 +7,11 @@
 #include <mpi-ext.h>
 #endif
 
+#include <complex>
 #include <string>
 
 #include "core/json.hpp"
+#include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 #include "sparse/kernels/lanes.hpp"
 #include "tseig/device.hpp"
 #include "tseig/version.hpp"
@@ -50,6 +52,14 @@ std::string capabilities_json() {
   s += ",\"scalar_types\":[\"float\",\"double\",\"complex<float>\",\"complex<double>\"]";
   s += ",\"dense_solvers\":[\"one_stage\",\"two_stage\",\"scalapack\"]";
   s += ",\"dense_problems\":[\"standard\",\"generalized\"]";
+  // The two-stage back-transform kernel (stage 4): host SIMD, any bandwidth and N.
+  s += ",\"dense_kernels\":{\"backtransform_band\":{\"backend\":\"host\"";
+  s += ",\"simd_bytes\":" + std::to_string(dense::band_kernel_vector_bytes);
+  s += ",\"stripe_bytes\":" + std::to_string(dense::stripe_width<double>() * sizeof(double));
+  s += ",\"reflectors_per_pass\":{\"real\":" +
+       std::to_string(dense::reflector_group_size<double>()) +
+       ",\"complex\":" + std::to_string(dense::reflector_group_size<std::complex<double>>()) + "}";
+  s += ",\"bandwidth\":\"any\"}}";
   s += ",\"sparse\":{\"formats\":[\"crs\",\"sell_c_sigma\"]";
   s += ",\"kernels\":[\"spmmv\",\"aug_spmmv\",\"chebfd_op\"]";
   s += ",\"specialised_block_widths\":[1,2,4,8,16,32,64]";

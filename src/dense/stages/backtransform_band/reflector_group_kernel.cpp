@@ -56,20 +56,16 @@ void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, in
   }
 }
 
-// 32-byte vectors everywhere: the same code (and the same rounding) on AVX2 and
-// AVX-512 machines.
-constexpr int vector_bytes = 32;
-
 template <class R>
 void apply_real(const R* v, std::size_t slot, const R* tau, const R* s, int m, int len, R* S) {
-  constexpr int lanes = vector_bytes / static_cast<int>(sizeof(R));
+  constexpr int lanes = band_kernel_vector_bytes / static_cast<int>(sizeof(R));
   constexpr int row_vectors = stripe_width<R>() / lanes;
   // Four reflectors: half a stripe row per pass (8 accumulators of 16 registers). Two:
   // the whole row (enough independent sums to hide the FMA latency).
   if (m > 2)
-    apply_group_real<R, 4, row_vectors / 2, vector_bytes>(v, slot, tau, s, len, S);
+    apply_group_real<R, 4, row_vectors / 2, band_kernel_vector_bytes>(v, slot, tau, s, len, S);
   else
-    apply_group_real<R, 2, row_vectors, vector_bytes>(v, slot, tau, s, len, S);
+    apply_group_real<R, 2, row_vectors, band_kernel_vector_bytes>(v, slot, tau, s, len, S);
 }
 
 // Swaps the lanes of every (re, im) pair. GCC's __builtin_shuffle takes the mask vector;

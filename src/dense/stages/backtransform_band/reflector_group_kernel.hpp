@@ -10,6 +10,10 @@
 
 namespace tseig::dense {
 
+/// SIMD vector size of the kernel: 32 bytes on AVX2 and AVX-512 machines alike (the same
+/// code and rounding everywhere).
+inline constexpr int band_kernel_vector_bytes = 32;
+
 /// Columns per stripe: 128 bytes per row, so one row of a stripe is a few SIMD vectors.
 template <class T>
 constexpr int stripe_width() {
