@@ -46,12 +46,18 @@ BenchOptions parse(int argc, char** argv) {
   BenchOptions o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--n") o.n = parse_list<int>(v);
-    else if (a == "--nev-frac") o.nev_frac = parse_list<double>(v);
-    else if (a == "--type") o.types = v;
-    else if (a == "--nb") o.nb = std::stoi(v);
-    else if (a == "--reps") o.reps = std::stoi(v);
-    else throw std::runtime_error("unknown option " + a);
+    if (a == "--n")
+      o.n = parse_list<int>(v);
+    else if (a == "--nev-frac")
+      o.nev_frac = parse_list<double>(v);
+    else if (a == "--type")
+      o.types = v;
+    else if (a == "--nb")
+      o.nb = std::stoi(v);
+    else if (a == "--reps")
+      o.reps = std::stoi(v);
+    else
+      throw std::runtime_error("unknown option " + a);
   }
   return o;
 }
@@ -104,14 +110,16 @@ double time_choice(const Grid& g, int n, int nev, int nb, const TuneChoice& c, i
 }
 
 std::string entry(const TuneChoice& c, double seconds, double best) {
-  return "{\"choice\":" + json::string(tune::label(c)) + ",\"seconds\":" + json::number(seconds, "%.4g") +
+  return "{\"choice\":" + json::string(tune::label(c)) +
+         ",\"seconds\":" + json::number(seconds, "%.4g") +
          ",\"ratio\":" + json::number(seconds / best, "%.4g") + "}";
 }
 
 template <class T>
 void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) {
   std::vector<std::pair<TuneChoice, double>> table;
-  for (const TuneChoice& c : grid_of_candidates(n)) table.emplace_back(c, time_choice<T>(g, n, nev, o.nb, c, o.reps));
+  for (const TuneChoice& c : grid_of_candidates(n))
+    table.emplace_back(c, time_choice<T>(g, n, nev, o.nb, c, o.reps));
   auto seconds_of = [&](const TuneChoice& c) {
     for (const auto& [t, s] : table)
       if (tune::same_point(t, c)) return s;
@@ -134,23 +142,26 @@ void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) 
   const auto search = tune::ScfSearch::from_state(es.autotune_state());
   const TuneChoice tuned = search.best();
   const auto sig = tune::make_signature(type_letter<T>(), n, nev, g.nprow(), g.npcol(), true);
-  const TuneChoice model = tune::normalized(tune::model_choice(sig, o.nb, tune::machine_rates(g.comm())), o.nb);
+  const TuneChoice model =
+      tune::normalized(tune::model_choice(sig, o.nb, tune::machine_rates(g.comm())), o.nb);
   const TuneChoice defaults = tune::normalized(TuneChoice{Solver::one_stage, o.nb}, o.nb);
-  const double t_tuned = seconds_of(tuned), t_model = seconds_of(model), t_default = seconds_of(defaults);
-  const auto best = std::min_element(table.begin(), table.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const double t_tuned = seconds_of(tuned), t_model = seconds_of(model),
+               t_default = seconds_of(defaults);
+  const auto best = std::min_element(
+      table.begin(), table.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   // Slowest SCF trial against the best: what a DFT run pays while tuning.
   double worst_trial = 0;
   for (const auto& [c, s] : search.trials()) worst_trial = std::max(worst_trial, s);
   if (!root) return;
-  std::printf("{\"type\":\"%c\",\"N\":%d,\"nev\":%d,\"np\":%d,\"grid\":\"%dx%d\",\"candidates\":%zu,"
-              "\"best\":%s,\"tuned\":%s,\"model\":%s,\"defaults\":%s,\"scf_calls\":%d,"
-              "\"scf_worst_trial_ratio\":%s}\n",
-              type_letter<T>(), n, nev, g.nprow() * g.npcol(), g.nprow(), g.npcol(), table.size(),
-              entry(best->first, best->second, best->second).c_str(),
-              entry(tuned, t_tuned, best->second).c_str(), entry(model, t_model, best->second).c_str(),
-              entry(defaults, t_default, best->second).c_str(), calls,
-              json::number(worst_trial / best->second, "%.4g").c_str());
+  std::printf(
+      "{\"type\":\"%c\",\"N\":%d,\"nev\":%d,\"np\":%d,\"grid\":\"%dx%d\",\"candidates\":%zu,"
+      "\"best\":%s,\"tuned\":%s,\"model\":%s,\"defaults\":%s,\"scf_calls\":%d,"
+      "\"scf_worst_trial_ratio\":%s}\n",
+      type_letter<T>(), n, nev, g.nprow() * g.npcol(), g.nprow(), g.npcol(), table.size(),
+      entry(best->first, best->second, best->second).c_str(),
+      entry(tuned, t_tuned, best->second).c_str(), entry(model, t_model, best->second).c_str(),
+      entry(defaults, t_default, best->second).c_str(), calls,
+      json::number(worst_trial / best->second, "%.4g").c_str());
   std::fflush(stdout);
 }
 

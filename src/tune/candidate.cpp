@@ -63,10 +63,10 @@ std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int 
   TuneChoice next = c;
   int& v = knob(next, axis);
   v = dir > 0 ? 2 * v : v / 2;
-  const int lo = axis == Axis::block_size ? min_block
+  const int lo = axis == Axis::block_size         ? min_block
                  : axis == Axis::bandwidth_target ? std::max(min_band, c.block_size)
                                                   : min_wy;
-  const int hi = axis == Axis::block_size ? max_block
+  const int hi = axis == Axis::block_size         ? max_block
                  : axis == Axis::bandwidth_target ? max_band
                                                   : max_wy;
   // Blocks or bands beyond N/2 only idle ranks.

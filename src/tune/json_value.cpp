@@ -129,10 +129,14 @@ class JsonParser {
           for (int k = 0; k < 4; ++k) {
             const char h = s_[p_++];
             code <<= 4;
-            if (h >= '0' && h <= '9') code |= h - '0';
-            else if (h >= 'a' && h <= 'f') code |= h - 'a' + 10;
-            else if (h >= 'A' && h <= 'F') code |= h - 'A' + 10;
-            else fail("bad \\u escape");
+            if (h >= '0' && h <= '9')
+              code |= h - '0';
+            else if (h >= 'a' && h <= 'f')
+              code |= h - 'a' + 10;
+            else if (h >= 'A' && h <= 'F')
+              code |= h - 'A' + 10;
+            else
+              fail("bad \\u escape");
           }
           // UTF-8 of a code point in the basic plane.
           if (code < 0x80) {
@@ -181,7 +185,9 @@ class JsonParser {
   std::size_t p_ = 0;
 };
 
-JsonValue JsonValue::parse(std::string_view text) { return JsonParser(text).document(); }
+JsonValue JsonValue::parse(std::string_view text) {
+  return JsonParser(text).document();
+}
 
 const JsonValue* JsonValue::find(const std::string& key) const {
   if (kind_ != Kind::object) return nullptr;
@@ -216,7 +222,8 @@ std::string JsonValue::dump() const {
     }
     default: {
       std::string s = "{";
-      for (const auto& [k, v] : object_) s += (s.size() > 1 ? "," : "") + json::string(k) + ":" + v.dump();
+      for (const auto& [k, v] : object_)
+        s += (s.size() > 1 ? "," : "") + json::string(k) + ":" + v.dump();
       return s + "}";
     }
   }

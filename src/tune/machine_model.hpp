@@ -16,10 +16,10 @@
 namespace tseig::tune {
 
 struct MachineRates {
-  double gemm_gflops = 0;   ///< double-precision dgemm per rank, all ranks running
-  double stream_gbs = 0;    ///< triad bandwidth per rank, all ranks running
-  double latency_s = 0;     ///< one small allreduce over the communicator (0 on one rank)
-  double network_gbs = 0;   ///< allreduce bandwidth per rank (0 on one rank)
+  double gemm_gflops = 0;  ///< double-precision dgemm per rank, all ranks running
+  double stream_gbs = 0;   ///< triad bandwidth per rank, all ranks running
+  double latency_s = 0;    ///< one small allreduce over the communicator (0 on one rank)
+  double network_gbs = 0;  ///< allreduce bandwidth per rank (0 on one rank)
 };
 
 /// Collective: measures the rates on `comm`; every rank returns the same numbers.

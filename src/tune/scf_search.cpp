@@ -32,7 +32,8 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
   if (user.block_size > 0) fixed_axes_.push_back(static_cast<int>(Axis::block_size));
   if (user.tune.bandwidth_target != defaults.bandwidth_target)
     fixed_axes_.push_back(static_cast<int>(Axis::bandwidth_target));
-  if (user.tune.wy_width != defaults.wy_width) fixed_axes_.push_back(static_cast<int>(Axis::wy_width));
+  if (user.tune.wy_width != defaults.wy_width)
+    fixed_axes_.push_back(static_cast<int>(Axis::wy_width));
   const std::vector<Solver> all{Solver::one_stage, Solver::two_stage, Solver::scalapack};
   if (user.solver != Solver::automatic) {
     solvers_ = {user.solver};
@@ -40,7 +41,8 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
     solvers_ = all;
   } else {
     std::vector<int> order{0, 1, 2};
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return predicted[a] < predicted[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return predicted[a] < predicted[b]; });
     const double fastest = predicted[order[0]];
     for (int k : order)
       if (predicted[k] <= prune_factor * fastest) solvers_.push_back(all[k]);
@@ -96,7 +98,8 @@ std::optional<TuneChoice> ScfSearch::pending() const {
   if (count(first) == 1 && !same_point(first, b) && seconds(first) <= remeasure_within * seconds(b))
     return first;
   for (Axis axis : axes(b.solver)) {
-    if (std::find(fixed_axes_.begin(), fixed_axes_.end(), static_cast<int>(axis)) != fixed_axes_.end())
+    if (std::find(fixed_axes_.begin(), fixed_axes_.end(), static_cast<int>(axis)) !=
+        fixed_axes_.end())
       continue;
     for (int dir : {+1, -1})
       if (auto c = neighbor(b, axis, dir, n_); c && !done(*c)) return c;
@@ -121,7 +124,8 @@ void ScfSearch::record(const TuneChoice& ran, double s) {
 
 std::string ScfSearch::state() const {
   std::string s = "{\"tseig_autotune_state\":1,\"key\":" + json::string(key_) +
-                  ",\"n\":" + std::to_string(n_) + ",\"base\":" + choice_json(base_) + ",\"solvers\":[";
+                  ",\"n\":" + std::to_string(n_) + ",\"base\":" + choice_json(base_) +
+                  ",\"solvers\":[";
   for (std::size_t k = 0; k < solvers_.size(); ++k)
     s += std::string(k ? "," : "") + "\"" + to_string(solvers_[k]) + "\"";
   s += "],\"fixed_axes\":[";
@@ -144,7 +148,8 @@ ScfSearch ScfSearch::from_state(const std::string& text) {
     const JsonValue* fixed = v.find("fixed_axes");
     const JsonValue* trials = v.find("trials");
     if (!base || !solvers || !solvers->is(JsonValue::Kind::array) || solvers->array().empty() ||
-        !fixed || !fixed->is(JsonValue::Kind::array) || !trials || !trials->is(JsonValue::Kind::array))
+        !fixed || !fixed->is(JsonValue::Kind::array) || !trials ||
+        !trials->is(JsonValue::Kind::array))
       throw Error(ErrorCode::io_error, "base, solvers, fixed_axes or trials missing");
     ScfSearch s;
     s.key_ = v.string_or("key", "");
@@ -161,7 +166,8 @@ ScfSearch ScfSearch::from_state(const std::string& text) {
       if (!c) throw Error(ErrorCode::io_error, "a trial without its choice");
       const JsonValue* sec = t.find("seconds");
       // null: a failed trial (JSON has no infinity).
-      s.trials_.emplace_back(choice_from_json(*c), sec && sec->is(JsonValue::Kind::number) ? sec->number() : inf);
+      s.trials_.emplace_back(choice_from_json(*c),
+                             sec && sec->is(JsonValue::Kind::number) ? sec->number() : inf);
     }
     return s;
   } catch (const Error& e) {

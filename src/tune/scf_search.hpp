@@ -4,8 +4,8 @@
 // then a hill climb from the best along its knobs (block size, bandwidth, WY width; each
 // doubled and halved) until no untried neighbour of the best is left, at most
 // `max_trials` calls. Each candidate runs once (one that fails, once more); the first
-// (which also warms the caches) runs again when it came within 25 % of the best. The state is the list of trials, so
-// a search saved and loaded continues exactly where it was.
+// (which also warms the caches) runs again when it came within 25 % of the best. The state is the
+// list of trials, so a search saved and loaded continues exactly where it was.
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,13 +43,13 @@ class ScfSearch {
  private:
   ScfSearch() = default;
   std::optional<TuneChoice> pending() const;
-  int count(const TuneChoice& c) const;  // successful trials of c
-  bool done(const TuneChoice& c) const;   // measured, or failed twice
+  int count(const TuneChoice& c) const;       // successful trials of c
+  bool done(const TuneChoice& c) const;       // measured, or failed twice
   double seconds(const TuneChoice& c) const;  // best measurement of c, +inf if none
 
   std::string key_;
   int n_ = 0;
-  TuneChoice base_;             // normalised start: user's values, defaults elsewhere
+  TuneChoice base_;              // normalised start: user's values, defaults elsewhere
   std::vector<Solver> solvers_;  // coarse phase, in order
   std::vector<int> fixed_axes_;  // Axis values the user set
   std::vector<std::pair<TuneChoice, double>> trials_;

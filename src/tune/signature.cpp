@@ -24,9 +24,9 @@ int Signature::nev_bucket() const {
 
 std::string Signature::key() const {
   return std::string(1, type) + "/n" + std::to_string(n_bucket()) + "/nev" +
-         std::to_string(nev_bucket()) + "/" + std::to_string(nprow) + "x" +
-         std::to_string(npcol) + (vectors ? "/vectors/" : "/values/") + backend + "/" + device + "/" + cpu + "/" + blas + "/" +
-         version;
+         std::to_string(nev_bucket()) + "/" + std::to_string(nprow) + "x" + std::to_string(npcol) +
+         (vectors ? "/vectors/" : "/values/") + backend + "/" + device + "/" + cpu + "/" + blas +
+         "/" + version;
 }
 
 std::string Signature::json() const {
@@ -34,7 +34,8 @@ std::string Signature::json() const {
          ",\"nev\":" + std::to_string(nev) + ",\"n_bucket\":" + std::to_string(n_bucket()) +
          ",\"nev_bucket\":" + std::to_string(nev_bucket()) + ",\"grid\":\"" +
          std::to_string(nprow) + "x" + std::to_string(npcol) +
-         "\",\"vectors\":" + (vectors ? "true" : "false") + ",\"backend\":" + json::string(backend) + ",\"device\":" + json::string(device) +
+         "\",\"vectors\":" + (vectors ? "true" : "false") +
+         ",\"backend\":" + json::string(backend) + ",\"device\":" + json::string(device) +
          ",\"cpu\":" + json::string(cpu) + ",\"blas\":" + json::string(blas) +
          ",\"version\":" + json::string(version) + "}";
 }

@@ -22,7 +22,8 @@ inline constexpr int cache_format = 1;
 std::string cache_path(const std::string& option);
 
 /// Collective: the measured choice for `sig` (source cache), if the file has one.
-std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path, const Signature& sig);
+std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
+                                       const Signature& sig);
 
 /// Collective: stores `choice` (its seconds as measured) for `sig`, replacing an older
 /// entry; `by` says who measured it ("tseig-tune", "scf"). Returns false on every rank,

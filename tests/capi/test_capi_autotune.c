@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
     expect(h, tseig_eigenvectors_d(h, a, ev, q), TSEIG_OK, "eigenvectors while tuning");
     double complex* Z = gather_full(q, 'd', &l, MPI_COMM_WORLD);
     const double res = residual(H, NULL, Z, ev, N, N), orth = orthogonality(NULL, Z, N, N);
-    CHECK(res < 1e-12 && orth < 1e-12, "call %d: residual %.3g orthogonality %.3g", calls, res, orth);
+    CHECK(res < 1e-12 && orth < 1e-12, "call %d: residual %.3g orthogonality %.3g", calls, res,
+          orth);
     free(Z);
   }
   CHECK(calls >= 3 && calls <= 13, "the search took %d calls", calls);
@@ -109,8 +110,8 @@ int main(int argc, char** argv) {
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("test_capi_autotune on %d ranks: %s (%d failed checks)\n", size, total == 0 ? "OK" : "FAILED",
-           total);
+    printf("test_capi_autotune on %d ranks: %s (%d failed checks)\n", size,
+           total == 0 ? "OK" : "FAILED", total);
   MPI_Finalize();
   return total == 0 ? 0 : 1;
 }

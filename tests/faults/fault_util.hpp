@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tseig/tseig.h"
 #include "tseig/tseig.hpp"
 
 namespace tseig::test {
@@ -59,6 +60,32 @@ inline int expect_same_error(const std::string& what, const std::function<void()
                          : "no error",
                 message.empty() ? "" : (" (" + message.substr(0, 100) + ")").c_str());
   return lo == hi ? code : -2;
+}
+
+/// True if every rank of MPI_COMM_WORLD passed the same code.
+inline bool same_on_every_rank(int code) {
+  int lo = code, hi = code;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+/// An ELPA-style C API handle for A's layout on MPI_COMM_WORLD (all eigenpairs), with
+/// `solver` on A's own grid. Call as ASSERT_NO_FATAL_FAILURE(make_capi_handle(...)).
+inline void make_capi_handle(const DistMatrix<double>& A, const char* solver, tseig_handle_t** h) {
+  ASSERT_EQ(tseig_create(h), TSEIG_OK);
+  for (auto [name, value] : {std::pair{"na", A.m()},
+                             {"nev", A.m()},
+                             {"nblk", A.nb()},
+                             {"local_nrows", A.lld()},
+                             {"local_ncols", A.local_cols()},
+                             {"process_row", A.grid().myrow()},
+                             {"process_col", A.grid().mycol()}})
+    ASSERT_EQ(tseig_set_int(*h, name, value), TSEIG_OK) << name;
+  ASSERT_EQ(tseig_set_comm(*h, MPI_COMM_WORLD), TSEIG_OK);
+  ASSERT_EQ(tseig_setup(*h), TSEIG_OK) << tseig_last_error_message(*h);
+  ASSERT_EQ(tseig_set_string(*h, "solver", solver), TSEIG_OK);
+  ASSERT_EQ(tseig_set_string(*h, "grid_choice", "as_given"), TSEIG_OK);
 }
 
 /// True if every value is finite.

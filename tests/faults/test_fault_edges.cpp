@@ -19,7 +19,6 @@
 #include "test_util.hpp"
 #include "tseig/sparse/generators.hpp"
 #include "tseig/sparse/lobpcg.hpp"
-#include "tseig/tseig.h"
 
 namespace tseig::test {
 namespace {
@@ -152,25 +151,10 @@ TEST(CApiEdges, EmptyRanksAndExtremeScale) {
           for (int lj = 0; lj < A.local_cols(); ++lj)
             for (int li = 0; li < A.local_rows(); ++li) A.local(li, lj) *= factor;
           tseig_handle_t* h = nullptr;
-          ASSERT_EQ(tseig_create(&h), TSEIG_OK);
-          for (auto [name, value] : {std::pair{"na", n},
-                                     {"nev", n},
-                                     {"nblk", nb},
-                                     {"local_nrows", A.lld()},
-                                     {"local_ncols", A.local_cols()},
-                                     {"process_row", g.myrow()},
-                                     {"process_col", g.mycol()}})
-            ASSERT_EQ(tseig_set_int(h, name, value), TSEIG_OK) << name;
-          ASSERT_EQ(tseig_set_comm(h, MPI_COMM_WORLD), TSEIG_OK);
-          ASSERT_EQ(tseig_setup(h), TSEIG_OK) << tseig_last_error_message(h);
-          ASSERT_EQ(tseig_set_string(h, "solver", solver), TSEIG_OK);
-          ASSERT_EQ(tseig_set_string(h, "grid_choice", "as_given"), TSEIG_OK);
+          ASSERT_NO_FATAL_FAILURE(make_capi_handle(A, solver, &h));
           std::vector<double> w(n);
           const int rc = tseig_eigenvectors_d(h, A.data(), w.data(), Z.data());
-          int lo = rc, hi = rc;
-          MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-          MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-          ASSERT_EQ(lo, hi) << "ranks returned different codes";
+          ASSERT_TRUE(same_on_every_rank(rc)) << "ranks returned different codes";
           if (world_rank() == 0)
             std::printf("[fault] %s: code %d%s\n", what.c_str(), rc,
                         rc ? (std::string(" (") + tseig_last_error_message(h) + ")").c_str() : "");

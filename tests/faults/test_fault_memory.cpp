@@ -184,22 +184,10 @@ TEST_F(MemoryLimit, CApiReturnsOutOfMemory) {
   const Grid grid(MPI_COMM_WORLD);
   DistMatrix<double> A(grid, n, n, nb), Z(grid, n, n, nb);
   generate::random_hermitian(A, 1);
-  tseig_handle_t* h = nullptr;
-  ASSERT_EQ(tseig_create(&h), TSEIG_OK);
-  for (auto [name, value] : {std::pair{"na", n},
-                             {"nev", n},
-                             {"nblk", nb},
-                             {"local_nrows", A.lld()},
-                             {"local_ncols", A.local_cols()},
-                             {"process_row", grid.myrow()},
-                             {"process_col", grid.mycol()}})
-    ASSERT_EQ(tseig_set_int(h, name, value), TSEIG_OK) << name;
-  ASSERT_EQ(tseig_set_comm(h, MPI_COMM_WORLD), TSEIG_OK);
-  ASSERT_EQ(tseig_setup(h), TSEIG_OK) << tseig_last_error_message(h);
-  ASSERT_EQ(tseig_set_string(h, "grid_choice", "as_given"), TSEIG_OK);
   // A fixed solver (auto may pick by measured rates) and less room than the C++ cases:
   // at 4 ranks one_stage's largest work arrays come close to 24 MiB per rank.
-  ASSERT_EQ(tseig_set_string(h, "solver", "one_stage"), TSEIG_OK);
+  tseig_handle_t* h = nullptr;
+  ASSERT_NO_FATAL_FAILURE(make_capi_handle(A, "one_stage", &h));
   std::vector<double> w(n);
   int rc = 0;
   {
@@ -207,10 +195,7 @@ TEST_F(MemoryLimit, CApiReturnsOutOfMemory) {
     rc = tseig_eigenvectors_d(h, A.data(), w.data(), Z.data());
   }
   EXPECT_EQ(rc, TSEIG_ERROR_OUT_OF_MEMORY) << tseig_last_error_message(h);
-  int lo = rc, hi = rc;
-  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  EXPECT_EQ(lo, hi) << "ranks returned different codes";
+  EXPECT_TRUE(same_on_every_rank(rc)) << "ranks returned different codes";
   if (world_rank() == 0)
     std::printf("[fault] C API, address space +6 MiB: code %d (%s)\n", rc,
                 tseig_last_error_message(h));

@@ -57,12 +57,13 @@ TEST(TuneCandidates, NormalisedPointsCompareEqual) {
   TuneChoice s;
   s.solver = Solver::scalapack;
   s.tune.wy_width = 512;  // ScaLAPACK has no such knob
-  EXPECT_TRUE(tune::same_point(tune::normalized(s, 64), tune::normalized(TuneChoice{Solver::scalapack}, 64)));
+  EXPECT_TRUE(tune::same_point(tune::normalized(s, 64),
+                               tune::normalized(TuneChoice{Solver::scalapack}, 64)));
 }
 
 TEST(TuneCandidates, NeighboursStayInRange) {
   TuneChoice c = tune::normalized(TuneChoice{Solver::one_stage, 16}, 16);
-  EXPECT_FALSE(tune::neighbor(c, tune::Axis::block_size, -1, 1000));  // below 16
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::block_size, -1, 1000));        // below 16
   EXPECT_FALSE(tune::neighbor(c, tune::Axis::bandwidth_target, +1, 1000));  // not one_stage's
   const auto up = tune::neighbor(c, tune::Axis::block_size, +1, 1000);
   ASSERT_TRUE(up);
@@ -106,7 +107,9 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
   // Rates of a 2-core AVX-512 machine (issue 13's table: two_stage last at nev = N, its
   // lead growing as nev falls: it moves most of its flops into GEMM-rich stages).
   tune::MachineRates r{50.6, 10.0, 3e-6, 5.0};
-  auto t = [&](Solver s, int nev) { return tune::predict(s, signature('d', 4000, nev, 2), 64, r).total; };
+  auto t = [&](Solver s, int nev) {
+    return tune::predict(s, signature('d', 4000, nev, 2), 64, r).total;
+  };
   EXPECT_NE(tune::model_choice(signature('d', 4000, 4000, 2), 64, r).solver, Solver::two_stage);
   EXPECT_GT(t(Solver::two_stage, 4000), t(Solver::one_stage, 4000));
   EXPECT_LT(t(Solver::two_stage, 200) / t(Solver::one_stage, 200),
@@ -125,7 +128,8 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
   // A slow network makes the many small messages of one_stage's reduction costly.
   tune::MachineRates slow_net = r;
   slow_net.latency_s = 1e-3;
-  EXPECT_EQ(tune::model_choice(signature('d', 2000, 2000, 8), 64, slow_net).solver, Solver::two_stage);
+  EXPECT_EQ(tune::model_choice(signature('d', 2000, 2000, 8), 64, slow_net).solver,
+            Solver::two_stage);
 }
 
 TEST(TuneSignature, BucketsAndKeys) {
@@ -196,7 +200,9 @@ TEST(TuneScfSearch, FailedTrialIsRetriedOnceThenSkipped) {
 }
 
 TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
-  auto time = [](const TuneChoice& c) { return c.block_size / 64.0 + (c.solver == Solver::scalapack); };
+  auto time = [](const TuneChoice& c) {
+    return c.block_size / 64.0 + (c.solver == Solver::scalapack);
+  };
   tune::ScfSearch a("key", 3000, 64, EigensolverOptions{}, {1, 1.1, 1.5});
   for (int k = 0; k < 4; ++k) a.record(a.next(), time(a.next()));
   tune::ScfSearch b = tune::ScfSearch::from_state(a.state());
@@ -208,8 +214,9 @@ TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
     b.record(b.next(), time(b.next()));
   }
   EXPECT_TRUE(b.finished());
-  for (const char* bad : {"", "{}", "[]", R"({"tseig_autotune_state":2})",
-                          R"({"tseig_autotune_state":1,"base":{},"solvers":[],"fixed_axes":[],"trials":[]})"})
+  for (const char* bad :
+       {"", "{}", "[]", R"({"tseig_autotune_state":2})",
+        R"({"tseig_autotune_state":1,"base":{},"solvers":[],"fixed_axes":[],"trials":[]})"})
     EXPECT_THROW(tune::ScfSearch::from_state(bad), Error) << bad;
 }
 
@@ -219,8 +226,8 @@ TEST(TuneCache, TextLookupAndErrors) {
                             R"("bandwidth_target":64,"band_sweeps_per_pass":256,"wy_width":256,)"
                             R"("multiply_depth":256,"dc_min_leaf":32,"dc_max_panel":256,)"
                             R"("dc_chunk_cols":512,"cache_limit_mb":-1},"seconds":1.5})";
-  const std::string text = R"({"tseig_tune_format":1,"entries":{)" + json::string(sig.key()) +
-                           ":" + entry + "}}";
+  const std::string text =
+      R"({"tseig_tune_format":1,"entries":{)" + json::string(sig.key()) + ":" + entry + "}}";
   const auto c = tune::find_in_cache_text(text, sig.key());
   ASSERT_TRUE(c);
   EXPECT_EQ(c->solver, Solver::two_stage);
@@ -228,7 +235,8 @@ TEST(TuneCache, TextLookupAndErrors) {
   EXPECT_EQ(c->source, ChoiceSource::cache);
   EXPECT_EQ(c->seconds, 1.5);
   EXPECT_FALSE(tune::find_in_cache_text(text, signature('z', 2000, 2000, 2).key()));
-  EXPECT_THROW(tune::find_in_cache_text(R"({"tseig_tune_format":99,"entries":{}})", sig.key()), Error);
+  EXPECT_THROW(tune::find_in_cache_text(R"({"tseig_tune_format":99,"entries":{}})", sig.key()),
+               Error);
   EXPECT_THROW(tune::find_in_cache_text(R"({"entries":{}})", sig.key()), Error);
   EXPECT_THROW(tune::find_in_cache_text("not json", sig.key()), Error);
 }
