@@ -72,9 +72,31 @@ struct TuneChoice {
   double seconds = 0;
 };
 
+/// Eigenpairs il..iu of the ascending spectrum: 1-based and inclusive, as ScaLAPACK
+/// p?syevr's RANGE = 'I'.
+struct IndexRange {
+  int il = 1;
+  int iu = 1;
+};
+
+/// Every eigenpair whose eigenvalue lies in (vl, vu], as p?syevr's RANGE = 'V'. The
+/// boundaries are resolved on the tridiagonal matrix (Sturm counts) by tseig's solvers,
+/// so an eigenvalue within rounding of vl or vu may fall on either side.
+struct ValueRange {
+  double vl = 0;
+  double vu = 0;
+};
+
 struct EigensolverOptions {
   Solver solver = Solver::automatic;
   int nev = -1;        ///< number of lowest eigenpairs; -1 = all
+  /// A subset instead of the nev lowest (at most one of nev, index_range, value_range):
+  /// the solve returns the selected eigenvalues in ascending order and their vectors in
+  /// Z's first columns; the tridiagonal solve and the back-transforms cost in proportion
+  /// to the number selected. With value_range that number is known only during the solve:
+  /// Z needs at least as many columns (N always suffices), else Error(invalid_argument).
+  std::optional<IndexRange> index_range;
+  std::optional<ValueRange> value_range;
   int block_size = 0;  ///< internal block size; 0 = the input matrix's nb
   int bandwidth = 0;   ///< two_stage: semi-bandwidth b (a multiple of block_size); 0 = default
   bool eigenvalues_only = false;

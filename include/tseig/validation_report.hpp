@@ -23,6 +23,10 @@ struct TSEIG_API ValidationReport {
   /// N orthonormal vectors with small residuals). False also when an eigenvalue is NaN or
   /// Inf. See tseig/validation.hpp.
   bool count_ok = true;
+  /// False when no count could be established: a subset that does not start at the
+  /// lowest eigenvalue (index_range with il > 1, a value_range above it) or an empty one,
+  /// since the eigenvalues below the subset are not at hand; count_ok is then vacuous.
+  bool count_checked = true;
   double count_bound = 0;
   double tolerance = 0;  ///< residual, orthogonality and trace_error must not exceed it
   double seconds = 0;    ///< wall-clock time of the validation (slowest rank)
