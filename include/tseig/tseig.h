@@ -1,3 +1,5 @@
+// The parameter table below is laid out by hand: keep clang-format away from it.
+// clang-format off
 /* tseig C API: an ELPA-style handle over the C++ Eigensolver, plus ScaLAPACK-signature
  * drop-in replacements. Usable from C (C99) and C++; it is the base of the Fortran
  * module `tseig` (fortran_interface/).
@@ -41,7 +43,20 @@
  *   int    mpi_comm_cols   layout  Fortran handle: the processes of my grid row, ranked by
  *                                  process column (ELPA's mpi_comm_cols)
  *   int    blacs_context   layout  an existing BLACS grid: replaces the four above
- *   int    nev             any     number of lowest eigenpairs, 1..na (default -1: all na)
+ *   int    nev             any     number of lowest eigenpairs, 1..na (default -1: all na,
+ *                                  or the range below)
+ *   int    il, iu          any     index range: eigenpairs il..iu of the ascending spectrum,
+ *                                  1 <= il <= iu <= na (ScaLAPACK p?syevr RANGE = 'I'); set
+ *                                  both; 0 (default) for both: no index range
+ *   double vl, vu          any     value range: every eigenpair with vl < lambda <= vu
+ *                                  (RANGE = 'V'; vl < vu, finite); set both (tseig_set_double);
+ *                                  unset by default, and once set they stay set on the handle
+ *                                  At most one of nev (other than -1), il/iu and vl/vu: a mix
+ *                                  (or only one of a pair) makes the next solve return
+ *                                  TSEIG_ERROR_INVALID_ARGUMENT on every rank, as does a range
+ *                                  outside the matrix. With a range, ev's first `found` entries
+ *                                  get the selected eigenvalues (ascending) and q's first
+ *                                  `found` columns their vectors; q stays na x na.
  *   int    bandwidth       any     two_stage semi-bandwidth, a multiple of nblk (0: default)
  *   int    check_input     any     1 (default): reject NaN/Inf and non-Hermitian input; 0: trust it
  *   int    gpu             any     0 (default). 1 is refused with TSEIG_ERROR_UNSUPPORTED:
@@ -49,21 +64,37 @@
  *   string solver          any     "auto" (default: the tuning cache's measured choice, else
  *                                  the machine model's, else one_stage), "one_stage",
  *                                  "two_stage", "scalapack"
- *   string grid_choice     any     "as_given" (default): solve on the grid given; "auto": the solve
- * may run on a better grid of the first ranks (P-1 for a prime P, fewer for a small na or more
- * ranks than cores; README "Working grid") string tune_file       any     tuning cache (JSON) for
- * "auto" and the SCF mode (default "": the environment variable TSEIG_TUNE_FILE, if set) string
- * triangle        any     which part of a (and b) is read: "full" (default, checked to be
- * Hermitian), "lower", "upper"; "F", "L", "U" also accepted int    validate        any     0
- * (default); 1: check every solve on this handle (tseig/validation.hpp): residual, orthogonality,
- * no eigenvalue missed. A result out of tolerance returns TSEIG_ERROR_ACCURACY (the eigenvalues are
- * then not copied to ev; q holds the computed vectors). Costs a copy of a (and of b) and up to a
- * Cholesky factorization per solve. double validation_tolerance any  (tseig_set_double) 0
- * (default): 1e3*na*epsilon Results of the last validated solve (tseig_get_int / tseig_get_double,
- * read-only; also after TSEIG_ERROR_ACCURACY; TSEIG_ERROR_PARAMETER_NOT_SET if the last solve was
- * not validated): int    validation_passed         1 if every check passed int validation_count_ok
- * 1 if no eigenvalue below validation_count_bound is missing double validation_residual       max
- * |A q_i - ev_i q_i| / (na |A|_1) (generalized: the largest backward error); 0 for eigenvalues only
+ *   string grid_choice     any     "as_given" (default): solve on the grid given; "auto": the
+ *                                  solve may run on a better grid of the first ranks (P-1 for
+ *                                  a prime P, fewer for a small na or more ranks than cores;
+ *                                  README "Working grid")
+ *   string tune_file       any     tuning cache (JSON) for "auto" and the SCF mode (default "":
+ *                                  the environment variable TSEIG_TUNE_FILE, if set)
+ *   string triangle        any     which part of a (and b) is read: "full" (default, checked
+ *                                  to be Hermitian), "lower", "upper"; "F", "L", "U" also
+ *                                  accepted
+ *   int    validate        any     0 (default); 1: check every solve on this handle
+ *                                  (tseig/validation.hpp): residual, orthogonality, no
+ *                                  eigenvalue missed. A result out of tolerance returns
+ *                                  TSEIG_ERROR_ACCURACY (the eigenvalues are then not copied to
+ *                                  ev; q holds the computed vectors). Costs a copy of a (and of
+ *                                  b) and up to a Cholesky factorization per solve.
+ *   double validation_tolerance any (tseig_set_double) 0 (default): 1e3*na*epsilon
+ * Result of the last solve (tseig_get_int, read-only; TSEIG_ERROR_PARAMETER_NOT_SET before
+ * the first successful solve and after a failed one):
+ *   int    found                     eigenpairs the last solve returned: nev, iu-il+1, or the
+ *                                    number in (vl, vu] (possibly 0)
+ * Results of the last validated solve (tseig_get_int / tseig_get_double, read-only; also
+ * after TSEIG_ERROR_ACCURACY; TSEIG_ERROR_PARAMETER_NOT_SET if the last solve was not
+ * validated):
+ *   int    validation_passed         1 if every check passed
+ *   int    validation_count_ok       1 if no eigenvalue below validation_count_bound is missing
+ *   int    validation_count_checked  1 if that count was checked; 0 for a range that does not
+ *                                    start at the lowest eigenvalue (il > 1, a value range
+ *                                    above it) or an empty one: validation_count_ok is then
+ *                                    vacuous
+ *   double validation_residual       max |A q_i - ev_i q_i| / (na |A|_1) (generalized: the
+ *                                    largest backward error); 0 for eigenvalues only
  *   double validation_orthogonality  max |Q^H Q - I| (generalized max |Q^H B Q - I|)
  *   double validation_trace_error    nev = na, standard problem: eigenvalues vs trace and
  *                                    Frobenius norm of A, relative to |A|_1; else 0
@@ -84,6 +115,7 @@
  * TSEIG_ERROR_PARAMETER_NOT_SET. tseig_get_int(h, "mpi_comm_parent") returns the Fortran
  * handle also when the communicator was given by tseig_set_comm.
  */
+// clang-format on
 #ifndef TSEIG_TSEIG_H
 #define TSEIG_TSEIG_H
 
@@ -139,8 +171,8 @@ TSEIG_API const char* tseig_strerror(int code);
  * until the thread's next call. */
 TSEIG_API const char* tseig_capabilities(void);
 /* Detailed message of the last call on h ("" if it succeeded). h = NULL: the last failed
- * drop-in call (tseig_p?syevd, tseig_p?sygvd) of this thread. The text stays valid until
- * the next call on h (or drop-in call). */
+ * drop-in call (tseig_p?syevd, tseig_p?syevr, tseig_p?sygvd) of this thread. The text stays valid
+ * until the next call on h (or drop-in call). */
 TSEIG_API const char* tseig_last_error_message(const tseig_handle_t* h);
 
 /* Local. *h receives a new handle with no parameters set. */
@@ -287,6 +319,48 @@ TSEIG_API void tseig_pcheevd(const char* jobz, const char* uplo, const int* n,
                              const int* descz, tseig_complex_float* work, const int* lwork,
                              float* rwork, const int* lrwork, int* iwork, const int* liwork,
                              int* info);
+
+/* Subset drop-ins: ScaLAPACK's p?syevr / p?heevr with the same arguments, all by pointer
+ * (Fortran aliases tseig_pdsyevr_, ...), collective and with the restrictions of the
+ * p?syevd drop-ins above (IA = JA = IZ = JZ = 1, DESCZ at least N x N, any MB/NB).
+ * - RANGE = 'A': all eigenpairs; 'V': those with VL < lambda <= VU (VL, VU may be -/+Inf);
+ *   'I': eigenpairs IL..IU of the ascending spectrum (1 <= IL <= IU <= N; IL = 1, IU = 0
+ *   for N = 0). VL, VU, IL, IU are read only for the RANGE that names them.
+ * - M: the number of eigenvalues found, in W(1..M) ascending (M = 0 for an interval with
+ *   none); JOBZ = 'V': NZ = M and Z's first M columns hold the eigenvectors (NZ is not
+ *   referenced for JOBZ = 'N').
+ * - WORK/RWORK/IWORK are not needed and not referenced. A workspace query (LWORK, LRWORK
+ *   or LIWORK = -1) sets WORK(1) = RWORK(1) = IWORK(1) = 1, valid minima, and computes
+ *   nothing (ScaLAPACK would ask for its own, larger, workspace).
+ * - INFO as for p?syevd, with p?syevr's codes for the selection: -2 RANGE, -10 VU <= VL
+ *   (N > 0), -11 IL outside [1, max(1, N)], -12 IU outside [min(N, IL), N]; DESCZ is
+ *   argument 19 (-(1900 + field)). */
+TSEIG_API void tseig_pdsyevr(const char* jobz, const char* range, const char* uplo, const int* n,
+                             double* a, const int* ia, const int* ja, const int* desca,
+                             const double* vl, const double* vu, const int* il, const int* iu,
+                             int* m, int* nz, double* w, double* z, const int* iz, const int* jz,
+                             const int* descz, double* work, const int* lwork, int* iwork,
+                             const int* liwork, int* info);
+TSEIG_API void tseig_pssyevr(const char* jobz, const char* range, const char* uplo, const int* n,
+                             float* a, const int* ia, const int* ja, const int* desca,
+                             const float* vl, const float* vu, const int* il, const int* iu, int* m,
+                             int* nz, float* w, float* z, const int* iz, const int* jz,
+                             const int* descz, float* work, const int* lwork, int* iwork,
+                             const int* liwork, int* info);
+TSEIG_API void tseig_pzheevr(const char* jobz, const char* range, const char* uplo, const int* n,
+                             tseig_complex_double* a, const int* ia, const int* ja,
+                             const int* desca, const double* vl, const double* vu, const int* il,
+                             const int* iu, int* m, int* nz, double* w, tseig_complex_double* z,
+                             const int* iz, const int* jz, const int* descz,
+                             tseig_complex_double* work, const int* lwork, double* rwork,
+                             const int* lrwork, int* iwork, const int* liwork, int* info);
+TSEIG_API void tseig_pcheevr(const char* jobz, const char* range, const char* uplo, const int* n,
+                             tseig_complex_float* a, const int* ia, const int* ja, const int* desca,
+                             const float* vl, const float* vu, const int* il, const int* iu, int* m,
+                             int* nz, float* w, tseig_complex_float* z, const int* iz,
+                             const int* jz, const int* descz, tseig_complex_float* work,
+                             const int* lwork, float* rwork, const int* lrwork, int* iwork,
+                             const int* liwork, int* info);
 
 /* Generalized drop-ins (ScaLAPACK has no p?sygvd): the arguments of p?sygvx / p?hegvx
  * without the selection (RANGE, VL, VU, IL, IU, ABSTOL, M, NZ, ORFAC), workspace and

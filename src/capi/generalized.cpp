@@ -66,7 +66,7 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);
     Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
-      solve_into<T>(
+      return solve_into<T>(
           solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
           ev);
     });

@@ -46,7 +46,8 @@ struct Parameter {
   bool layout;  ///< fixed by tseig_setup
   int min = 0;  ///< smallest valid value
   int max = INT_MAX;
-  bool result = false;  ///< read-only: a figure of the last solve's validation
+  bool result = false;    ///< read-only: a figure of the last solve (or its validation)
+  bool any_sign = false;  ///< a double that may be negative (vl, vu)
 };
 
 constexpr Parameter parameters[] = {
@@ -61,6 +62,11 @@ constexpr Parameter parameters[] = {
     {"process_col", Kind::integer, true},
     {"blacs_context", Kind::integer, true},
     {"nev", Kind::integer, false, -1},
+    {"il", Kind::integer, false},  // 0: no index range (selection.cpp)
+    {"iu", Kind::integer, false},
+    {"vl", Kind::real, false, 0, INT_MAX, false, true},
+    {"vu", Kind::real, false, 0, INT_MAX, false, true},
+    {"found", Kind::integer, false, 0, INT_MAX, true},
     {"bandwidth", Kind::integer, false},
     {"check_input", Kind::integer, false, 0, 1},
     {"gpu", Kind::integer, false, 0, 1},
@@ -72,6 +78,7 @@ constexpr Parameter parameters[] = {
     {"validation_tolerance", Kind::real, false},
     {"validation_passed", Kind::integer, false, 0, 1, true},
     {"validation_count_ok", Kind::integer, false, 0, 1, true},
+    {"validation_count_checked", Kind::integer, false, 0, 1, true},
     {"validation_residual", Kind::real, false, 0, INT_MAX, true},
     {"validation_orthogonality", Kind::real, false, 0, INT_MAX, true},
     {"validation_trace_error", Kind::real, false, 0, INT_MAX, true},
@@ -80,8 +87,14 @@ constexpr Parameter parameters[] = {
     {"validation_seconds", Kind::real, false, 0, INT_MAX, true},
 };
 
-// The value of a result parameter from the last validation report.
+// The value of a result parameter: found, or a figure of the last validation report.
 double result_value(const tseig_handle& h, std::string_view name) {
+  if (name == "found") {
+    if (!h.found)
+      throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                   "'found': no solve on this handle has succeeded yet (or the last one failed)");
+    return *h.found;
+  }
   if (!h.validation)
     throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
                  "'" + std::string(name) +
@@ -90,6 +103,7 @@ double result_value(const tseig_handle& h, std::string_view name) {
   const ValidationReport& r = *h.validation;
   if (name == "validation_passed") return r.passed();
   if (name == "validation_count_ok") return r.count_ok;
+  if (name == "validation_count_checked") return r.count_checked;
   if (name == "validation_residual") return r.residual;
   if (name == "validation_orthogonality") return r.orthogonality;
   if (name == "validation_trace_error") return r.trace_error;
@@ -127,8 +141,8 @@ const Parameter& find(const char* name, Kind kind) {
 
 void check_settable(const tseig_handle& h, const Parameter& p) {
   if (p.result)
-    throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
-                 "parameter '" + std::string(p.name) + "' is a result of validation, read-only");
+    throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "parameter '" + std::string(p.name) +
+                                                   "' is a result of the last solve, read-only");
   if (p.layout && h.is_setup)
     throw CError(TSEIG_ERROR_ALREADY_SETUP, "parameter '" + std::string(p.name) +
                                                 "' describes the layout and is fixed by "
@@ -220,7 +234,7 @@ Triangle triangle(const tseig_handle& h) {
 EigensolverOptions solver_options(const tseig_handle& h) {
   EigensolverOptions o;
   o.solver = solver_from_string(h.strings.at("solver"));
-  o.nev = h.get("nev");
+  apply_selection(h, o);
   o.bandwidth = h.get("bandwidth");
   o.check_input = h.get("check_input") != 0;
   o.triangle = triangle(h);
@@ -260,7 +274,7 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
     DistMatrix<T> A = square_view(*h, a);
     Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
-      solve_into<T>(
+      return solve_into<T>(
           solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
           ev);
     });
@@ -339,7 +353,8 @@ int tseig_create(tseig_handle_t** h) {
   std::string ignored;
   return tseig::capi::guarded(ignored, [&] {
     auto* handle = new tseig_handle;
-    handle->ints = {{"nev", -1}, {"bandwidth", 0}, {"check_input", 1}, {"gpu", 0}, {"validate", 0}};
+    handle->ints = {{"nev", -1},        {"il", 0},  {"iu", 0},      {"bandwidth", 0},
+                    {"check_input", 1}, {"gpu", 0}, {"validate", 0}};
     handle->doubles = {{"validation_tolerance", 0.0}};
     const tseig::TuneParameters defaults;
     for (const tseig::TuneField& f : tseig::tune_fields)
@@ -394,10 +409,10 @@ int tseig_set_double(tseig_handle_t* h, const char* name, double value) {
   return on_handle(h, [&] {
     const auto& p = tseig::capi::find(name, tseig::capi::Kind::real);
     tseig::capi::check_settable(*h, p);
-    if (!(value >= p.min) || !std::isfinite(value))
+    if (!std::isfinite(value) || (!p.any_sign && !(value >= p.min)))
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
-                   std::string(p.name) + " = " + std::to_string(value) +
-                       " (expected >= " + std::to_string(p.min) + ", finite)");
+                   std::string(p.name) + " = " + std::to_string(value) + " (expected " +
+                       (p.any_sign ? "" : ">= " + std::to_string(p.min) + ", ") + "finite)");
     h->doubles[std::string(p.name)] = value;
   });
 }
@@ -406,7 +421,15 @@ int tseig_get_double(const tseig_handle_t* h, const char* name, double* value) {
   return on_handle(const_cast<tseig_handle_t*>(h), [&] {
     const auto& p = tseig::capi::find(name, tseig::capi::Kind::real);
     if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "value pointer is NULL");
-    *value = p.result ? tseig::capi::result_value(*h, p.name) : h->doubles.at(std::string(p.name));
+    if (p.result) {
+      *value = tseig::capi::result_value(*h, p.name);
+      return;
+    }
+    auto it = h->doubles.find(p.name);
+    if (it == h->doubles.end())
+      throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
+                   "parameter '" + std::string(p.name) + "' is not set and has no default");
+    *value = it->second;
   });
 }
 

@@ -29,6 +29,8 @@ struct tseig_handle {
   std::map<std::string, double, std::less<>> doubles;
   /// The last solve's validation report (empty: that solve was not validated).
   std::optional<tseig::ValidationReport> validation;
+  /// Eigenpairs the last solve returned (empty: no successful solve yet, or it failed).
+  std::optional<int> found;
   bool is_setup = false;
   /// SCF-mode autotuning (tseig_autotune_setup): on, and the search so far as JSON.
   bool autotune = false;
@@ -48,8 +50,11 @@ namespace tseig::capi {
 
 /// Throws CError(TSEIG_ERROR_SETUP_MISSING) unless tseig_setup succeeded on h.
 void require_setup(const tseig_handle& h);
-/// Eigensolver options from the handle's parameters.
+/// Collective: Eigensolver options from the handle's parameters.
 EigensolverOptions solver_options(const tseig_handle& h);
+/// Collective (selection.cpp): nev, or the index range il..iu, or the value range
+/// (vl, vu] into o; a mix of them is CError(TSEIG_ERROR_INVALID_ARGUMENT) on every rank.
+void apply_selection(const tseig_handle& h, EigensolverOptions& o);
 /// The "triangle" parameter.
 Triangle triangle(const tseig_handle& h);
 /// Collective: non-owning view of an na x ncols local array with the handle's layout
@@ -76,23 +81,27 @@ Eigensolver<T> handle_solver(const tseig_handle& h) {
   return solver;
 }
 
-/// Runs solve(), a call on `solver`, and keeps solver's validation report and SCF search
-/// on h, also when solve() throws (Error(accuracy) comes with the figures; a failed SCF
+/// Runs solve(), a call on `solver` that returns the number of eigenpairs found, and
+/// keeps that number (h.found), solver's validation report and SCF search on h; the last
+/// two also when solve() throws (Error(accuracy) comes with the figures; a failed SCF
 /// trial is part of the search).
 template <class T, class F>
 void keeping_validation(tseig_handle& h, const Eigensolver<T>& solver, F&& solve) {
   h.validation.reset();
+  h.found.reset();
   auto keep = [&] {
     h.validation = solver.validation();
     if (h.autotune) h.autotune_state = solver.autotune_state();
   };
+  int found = 0;
   try {
-    solve();
+    found = solve();
   } catch (...) {
     keep();
     throw;
   }
   keep();
+  h.found = found;
 }
 
 /// Runs f on a valid handle, with the error boundary and h's message.

@@ -10,10 +10,11 @@
 namespace tseig::capi {
 
 /// factor: null for A z = λ z, else A z = λ S z with S's factor. view_z() makes the view
-/// of the caller's eigenvector array; it is called only when `vectors`.
+/// of the caller's eigenvector array; it is called only when `vectors`. Returns the
+/// number of eigenpairs found (less than N for a subset): w's and Z's first ones.
 template <class T, class ViewZ>
-void solve_into(Eigensolver<T>& solver, DistMatrix<T>& A, const CholeskyFactor<T>* factor,
-                bool vectors, ViewZ&& view_z, real_t<T>* w) {
+int solve_into(Eigensolver<T>& solver, DistMatrix<T>& A, const CholeskyFactor<T>* factor,
+               bool vectors, ViewZ&& view_z, real_t<T>* w) {
   std::vector<real_t<T>> values;
   if (vectors) {
     DistMatrix<T> Z = view_z();
@@ -22,6 +23,7 @@ void solve_into(Eigensolver<T>& solver, DistMatrix<T>& A, const CholeskyFactor<T
     values = factor ? solver.generalized_eigenvalues(A, *factor) : solver.eigenvalues(A);
   }
   std::copy(values.begin(), values.end(), w);
+  return static_cast<int>(values.size());
 }
 
 }  // namespace tseig::capi
