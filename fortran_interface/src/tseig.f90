@@ -16,8 +16,10 @@
 ! optional everywhere: when it is absent and the call fails, the message is printed and
 ! the program stops (error stop), as in ELPA. Local arrays are the ELPA/ScaLAPACK local
 ! parts: a(local_nrows, local_ncols), ev(na), q(local_nrows, local_ncols).
-! The ScaLAPACK drop-ins (tseig_pdsyevd, ... tseig_pchegvd) are declared here with their
-! C names; codes without this module may call them as external procedures too.
+! The ScaLAPACK drop-ins (tseig_pdsyevd, ... tseig_pchegvd, and the subset ones tseig_pdsyevr,
+! ... tseig_pcheevr) are declared here with their C names; codes without this module may call
+! them as external procedures too. Subsets through the handle: set il and iu (an index range)
+! or vl and vu (a value range), then get "found" after the solve.
 module tseig
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: error_unit
@@ -462,11 +464,67 @@ module tseig
       real(c_float) :: w(*)
       integer(c_int), intent(out) :: info
     end subroutine
+    ! Subsets: the arguments of ScaLAPACK's p?syevr / p?heevr (RANGE 'A', 'V', 'I').
+    subroutine tseig_pdsyevr(jobz, range, uplo, n, a, ia, ja, desca, vl, vu, il, iu, m, nz, w, z, &
+        iz, jz, descz, work, lwork, iwork, liwork, info) bind(C, name="tseig_pdsyevr")
+      import
+      character(kind=c_char), intent(in) :: jobz, range, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), il, iu, iz, jz, descz(9), lwork, liwork
+      real(c_double), intent(in) :: vl, vu
+      real(c_double) :: a(*), z(*), work(*)
+      real(c_double) :: w(*)
+      integer(c_int), intent(out) :: m, nz
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pssyevr(jobz, range, uplo, n, a, ia, ja, desca, vl, vu, il, iu, m, nz, w, z, &
+        iz, jz, descz, work, lwork, iwork, liwork, info) bind(C, name="tseig_pssyevr")
+      import
+      character(kind=c_char), intent(in) :: jobz, range, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), il, iu, iz, jz, descz(9), lwork, liwork
+      real(c_float), intent(in) :: vl, vu
+      real(c_float) :: a(*), z(*), work(*)
+      real(c_float) :: w(*)
+      integer(c_int), intent(out) :: m, nz
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+    end subroutine
+    subroutine tseig_pzheevr(jobz, range, uplo, n, a, ia, ja, desca, vl, vu, il, iu, m, nz, w, z, &
+        iz, jz, descz, work, lwork, rwork, lrwork, iwork, liwork, info) &
+        bind(C, name="tseig_pzheevr")
+      import
+      character(kind=c_char), intent(in) :: jobz, range, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), il, iu, iz, jz, descz(9), lwork, liwork
+      real(c_double), intent(in) :: vl, vu
+      complex(c_double_complex) :: a(*), z(*), work(*)
+      real(c_double) :: w(*)
+      integer(c_int), intent(out) :: m, nz
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+      real(c_double) :: rwork(*)
+      integer(c_int), intent(in) :: lrwork
+    end subroutine
+    subroutine tseig_pcheevr(jobz, range, uplo, n, a, ia, ja, desca, vl, vu, il, iu, m, nz, w, z, &
+        iz, jz, descz, work, lwork, rwork, lrwork, iwork, liwork, info) &
+        bind(C, name="tseig_pcheevr")
+      import
+      character(kind=c_char), intent(in) :: jobz, range, uplo
+      integer(c_int), intent(in) :: n, ia, ja, desca(9), il, iu, iz, jz, descz(9), lwork, liwork
+      real(c_float), intent(in) :: vl, vu
+      complex(c_float_complex) :: a(*), z(*), work(*)
+      real(c_float) :: w(*)
+      integer(c_int), intent(out) :: m, nz
+      integer(c_int) :: iwork(*)
+      integer(c_int), intent(out) :: info
+      real(c_float) :: rwork(*)
+      integer(c_int), intent(in) :: lrwork
+    end subroutine
   end interface
   public :: tseig_pdsyevd, tseig_pdsygvd
   public :: tseig_pssyevd, tseig_pssygvd
   public :: tseig_pzheevd, tseig_pzhegvd
   public :: tseig_pcheevd, tseig_pchegvd
+  public :: tseig_pdsyevr, tseig_pssyevr, tseig_pzheevr, tseig_pcheevr
 
 contains
 

@@ -61,6 +61,7 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
                 int is_already_decomposed) {
   return on_handle(h, [&] {
     require_setup(*h);
+    h->found.reset();  // also when the solve fails before it starts
     DistMatrix<T> A = square_view(*h, a);
     const DistMatrix<T> B = square_view(*h, b);
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);

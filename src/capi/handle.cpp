@@ -271,6 +271,7 @@ template <class T>
 int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
   return on_handle(h, [&] {
     require_setup(*h);
+    h->found.reset();  // also when the solve fails before it starts
     DistMatrix<T> A = square_view(*h, a);
     Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {

@@ -191,6 +191,20 @@ static void test_errors(const layout_t* l) {
   expect(h, tseig_set_int(h, "found", 3), TSEIG_ERROR_INVALID_ARGUMENT, "found is read-only");
   expect(h, tseig_set_double(h, "il", 3), TSEIG_ERROR_WRONG_TYPE, "il is an int");
   expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
+  /* found of a successful solve is dropped by a later failed one. */
+  h = make_handle(l);
+  fill_local(a, 'd', l, h_entry);
+  expect(h, tseig_eigenvalues_d(h, a, ev), TSEIG_OK, "all eigenvalues");
+  expect(h, tseig_get_int(h, "found", &found), TSEIG_OK, "found after a solve");
+  CHECK(found == N, "found %d after a full solve", found);
+  expect(h, tseig_set_int(h, "nev", 3), TSEIG_OK, "set nev");
+  expect(h, tseig_set_int(h, "il", 1), TSEIG_OK, "set il");
+  expect(h, tseig_set_int(h, "iu", 2), TSEIG_OK, "set iu");
+  fill_local(a, 'd', l, h_entry);
+  expect(h, tseig_eigenvalues_d(h, a, ev), TSEIG_ERROR_INVALID_ARGUMENT, "nev with il/iu");
+  CHECK(tseig_get_int(h, "found", &found) == TSEIG_ERROR_PARAMETER_NOT_SET,
+        "found kept after a failed solve");
+  expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
   free(a);
   free(q);
 }
