@@ -158,6 +158,36 @@ static void compare(char t, const char* jobz, const selection_t* s, const layout
   free(z);
 }
 
+/* Any blocking (MB != NB, first block off process (0, 0)), which ScaLAPACK's p?syevr
+ * refuses: tseig's RANGE = 'I' against LAPACK. */
+static void ragged(int ctxt, int nprow, int npcol, int myrow, int mycol) {
+  layout_t l = make_layout_src(N, N, 5, 3, nprow - 1, npcol - 1, nprow, npcol, myrow, mycol);
+  int desc[9] = {1, ctxt, N, N, 5, 3, nprow - 1, npcol - 1, l.lld}, m = -1, nz = -1;
+  double ref[N], w[N];
+  double complex* H = full_matrix(N, h_entry, 1);
+  lapack_eigenvalues(H, NULL, N, ref);
+  void *a = alloc_local('z', &l), *z = alloc_local('z', &l);
+  fill_local(a, 'z', &l, h_entry);
+  selection_t s = {'I', 0, 0, 3, 11, "ragged IL..IU = 3..11"};
+  workspace_t ws = {1, 1, 1};
+  int info = syevr(0, 'z', "V", &s, a, desc, &m, &nz, w, z, &ws);
+  CHECK(info == 0 && m == 9 && nz == 9, "%s: INFO %d, M %d, NZ %d (%s)", s.what, info, m, nz,
+        tseig_last_error_message(NULL));
+  if (info == 0 && m == 9) {
+    const double scale = fmax(fabs(ref[0]), fabs(ref[N - 1]));
+    for (int k = 0; k < m; ++k)
+      CHECK(fabs(w[k] - ref[2 + k]) <= tolerance('z') * scale, "%s: w[%d] %.12g vs %.12g", s.what,
+            k, w[k], ref[2 + k]);
+    double complex* Z = gather_full(z, 'z', &l, MPI_COMM_WORLD);
+    CHECK(residual(H, NULL, Z, w, N, m) <= tolerance('z'), "%s: residual", s.what);
+    CHECK(orthogonality(NULL, Z, N, m) <= tolerance('z'), "%s: orthogonality", s.what);
+    free(Z);
+  }
+  free(H);
+  free(a);
+  free(z);
+}
+
 /* Wrong selections: p?syevr's INFO on every rank, with a message. */
 static void info_codes(const layout_t* l, const int* desc) {
   double* a = alloc_local('d', l);
@@ -237,6 +267,7 @@ int main(int argc, char** argv) {
       compare(t, "N", &selections[s], &l, desc, ref, scale);
     }
   }
+  ragged(ctxt, nprow, npcol, myrow, mycol);
   info_codes(&l, desc);
   Cblacs_gridexit(ctxt);
 
