@@ -210,9 +210,10 @@ TSEIG_API int tseig_autotune_tuning(const tseig_handle_t* h, int* tuning);
 TSEIG_API int tseig_autotune_save(tseig_handle_t* h, const char* path);
 TSEIG_API int tseig_autotune_load(tseig_handle_t* h, const char* path);
 
-/* Collective. Standard problem A q = lambda q for the nev lowest eigenpairs.
- * a: local part of A (overwritten); ev: na entries, the first nev set (ascending);
- * q: local part of an na x na matrix (local_nrows x local_ncols), the first nev columns set. */
+/* Collective. Standard problem A q = lambda q for the nev lowest eigenpairs, or the
+ * selected subset (il/iu, vl/vu): "found" of them, m below.
+ * a: local part of A (overwritten); ev: na entries, the first m set (ascending);
+ * q: local part of an na x na matrix (local_nrows x local_ncols), the first m columns set. */
 TSEIG_API int tseig_eigenvectors_d(tseig_handle_t* h, double* a, double* ev, double* q);
 TSEIG_API int tseig_eigenvectors_f(tseig_handle_t* h, float* a, float* ev, float* q);
 TSEIG_API int tseig_eigenvectors_z(tseig_handle_t* h, tseig_complex_double* a, double* ev,
