@@ -216,7 +216,8 @@ int main(int argc, char** argv) {
             r.solver = "tseig";
             r.nev = nev;
             r.seconds = timed(g, o.repeat, [&] {
-              w = dense::solve_tridiagonal<Device::host, double>(g, d, e, nev, &Z,
+              dense::Wanted lowest = dense::Wanted::lowest(nev);
+              w = dense::solve_tridiagonal<Device::host, double>(g, d, e, lowest, &Z,
                                                                  TuneParameters{});
             });
             r.value_error = value_error(w);

@@ -138,7 +138,7 @@ void check_merge(int n, bool repeats) {
     ASSERT_EQ(lapack::stedc<R>('I', p.rows, p.w.data(), sub.data(), p.q.data(), p.rows), 0);
   }
   const dense::dc::Piece<R> out = dense::dc::merge<D>(MPI_COMM_NULL, std::move(halves), 0, mid, n,
-                                                      e[mid - 1], n, 0, TuneParameters{});
+                                                      e[mid - 1], 0, n, 0, TuneParameters{});
   ASSERT_FALSE(out.failed);
   ASSERT_EQ(out.rows, n);
   ASSERT_EQ(out.cols, n);

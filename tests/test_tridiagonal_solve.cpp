@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <random>
 
 #include "core/blas/host.hpp"
@@ -92,13 +93,17 @@ struct Layout {
 };
 
 // Solves t with Z in `layout`, checks eigenvalues (also against the values-only mode),
-// agreement of all ranks, residual and orthogonality of the nev vectors.
+// agreement of all ranks, residual and orthogonality of the wanted vectors. An interval
+// must resolve to `expect` (first, count), when given.
 template <class T>
-void check(const Grid& grid, const Tridiagonal& t, int nev, Layout L) {
+void check(const Grid& grid, const Tridiagonal& t, dense::Wanted want, Layout L,
+           std::optional<std::pair<int, int>> expect = std::nullopt) {
   using R = real_t<T>;
   const int n = static_cast<int>(t.d.size());
-  SCOPED_TRACE(t.name + " grid " + shape_name(grid) + " N=" + std::to_string(n) + " nev=" +
-               std::to_string(nev) + " mb=" + std::to_string(L.mb) + " nb=" + std::to_string(L.nb));
+  SCOPED_TRACE(t.name + " grid " + shape_name(grid) + " N=" + std::to_string(n) +
+               " first=" + std::to_string(want.first) + " count=" + std::to_string(want.count) +
+               (want.interval ? " (interval)" : "") + " mb=" + std::to_string(L.mb) +
+               " nb=" + std::to_string(L.nb));
   // Work with the rounded matrix so float tests measure float accuracy only.
   std::vector<double> d(t.d.size()), e(t.e.size());
   for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<R>(t.d[i]);
@@ -110,11 +115,20 @@ void check(const Grid& grid, const Tridiagonal& t, int nev, Layout L) {
   if (norm == 0) norm = 1;
   const double tol = accuracy_tolerance<T>(n);
 
-  DistMatrix<T> Z(grid, n, nev, L.mb, L.nb, L.rsrc % grid.nprow(), L.csrc % grid.npcol());
+  DistMatrix<T> Z(grid, n, want.interval ? n : std::max(want.count, 1), L.mb, L.nb,
+                  L.rsrc % grid.nprow(), L.csrc % grid.npcol());
+  dense::Wanted values_want = want;
   std::vector<R> w = dense::solve_tridiagonal<Device::host, T>(grid, rounded<T>(d), rounded<T>(e),
-                                                               nev, &Z, TuneParameters{});
+                                                               want, &Z, TuneParameters{});
   std::vector<R> values = dense::solve_tridiagonal<Device::host, T>(
-      grid, rounded<T>(d), rounded<T>(e), nev, nullptr, TuneParameters{});
+      grid, rounded<T>(d), rounded<T>(e), values_want, nullptr, TuneParameters{});
+  EXPECT_EQ(values_want.first, want.first);
+  EXPECT_EQ(values_want.count, want.count);
+  if (expect) {
+    EXPECT_EQ(want.first, expect->first) << "the interval's first eigenvalue";
+    EXPECT_EQ(want.count, expect->second) << "the interval's count";
+  }
+  const int nev = want.count, first = want.first;
   ASSERT_EQ(static_cast<int>(w.size()), n);
   ASSERT_EQ(static_cast<int>(values.size()), n);
   std::vector<R> w0 = w;
@@ -137,7 +151,7 @@ void check(const Grid& grid, const Tridiagonal& t, int nev, Layout L) {
   for (int j = 0; j < nev; ++j) {
     double r2 = 0;
     for (int i = 0; i < n; ++i) {
-      double r = d[i] * std::real(z(i, j)) - w[j] * std::real(z(i, j));
+      double r = d[i] * std::real(z(i, j)) - w[first + j] * std::real(z(i, j));
       if (i > 0) r += e[i - 1] * std::real(z(i - 1, j));
       if (i + 1 < n) r += e[i] * std::real(z(i + 1, j));
       r /= norm;
@@ -172,7 +186,7 @@ TYPED_TEST(TridiagonalSolveTest, RandomSizesAndLayouts) {
     for (int n : {1, 2, 3, 17, 97, 301})
       for (int nev : nev_values(n, 5))
         for (Layout L : {Layout{8, 8, 0, 0}, Layout{5, 3, 1, 1}}) {
-          check<TypeParam>(grid, random_tridiagonal(n), nev, L);
+          check<TypeParam>(grid, random_tridiagonal(n), dense::Wanted::lowest(nev), L);
           if (failed_anywhere()) return;
         }
 }
@@ -194,9 +208,49 @@ TYPED_TEST(TridiagonalSolveTest, HardMatrices) {
   for (const Grid& grid : test_grids())
     for (const Tridiagonal& t : cases)
       for (int nev : nev_values(static_cast<int>(t.d.size()), 5)) {
-        check<TypeParam>(grid, t, nev, Layout{16, 16, 0, 0});
+        check<TypeParam>(grid, t, dense::Wanted::lowest(nev), Layout{16, 16, 0, 0});
         if (failed_anywhere()) return;
       }
+}
+
+// Windows of the spectrum away from the lowest: index windows at both ends and inside,
+// and intervals whose ends lie midway between eigenvalues (so the count is exact), one
+// holding no eigenvalue.
+TYPED_TEST(TridiagonalSolveTest, WindowsAndIntervals) {
+  using R = real_t<TypeParam>;
+  for (const Grid& grid : test_grids())
+    for (const Tridiagonal& t :
+         {random_tridiagonal(97), random_tridiagonal(301), laplacian(250), wilkinson(12, 1e-14)}) {
+      const int n = static_cast<int>(t.d.size());
+      for (dense::Wanted want : {dense::Wanted{n - 1, 1}, dense::Wanted{n / 3, n / 5 + 1},
+                                 dense::Wanted{1, n - 1}, dense::Wanted{n / 2, 1}}) {
+        check<TypeParam>(grid, t, want, Layout{8, 8, 0, 0});
+        if (failed_anywhere()) return;
+      }
+      std::vector<double> d(t.d.begin(), t.d.end()), e(t.e.begin(), t.e.end());
+      for (double& x : d) x = static_cast<R>(x);
+      for (double& x : e) x = static_cast<R>(x);
+      const std::vector<double> ref = stedc_values(d, e);
+      // Midway below eigenvalue k (below all for k = 0), when that gap is clear of rounding.
+      const double clear = 1e3 * std::numeric_limits<R>::epsilon() * (ref.back() - ref.front() + 1);
+      auto below = [&](int k) -> std::optional<double> {
+        if (k == 0) return ref.front() - 1;
+        if (k == n) return ref.back() + 1;
+        if (ref[k] - ref[k - 1] < clear) return std::nullopt;
+        return (ref[k - 1] + ref[k]) / 2;
+      };
+      for (auto [a, b] : {std::pair{0, n}, std::pair{n / 4, n / 2}, std::pair{n - 3, n},
+                          std::pair{n / 2, n / 2}}) {
+        // The nearest clear gaps at or after a and b.
+        while (a < n && !below(a)) ++a;
+        b = std::max(a, b);
+        while (b < n && !below(b)) ++b;
+        dense::Wanted want{0, 0, ValueRange{*below(a), *below(b)}};
+        if (a == b) want.interval->vu = *below(a) + clear / 4;  // holds no eigenvalue
+        check<TypeParam>(grid, t, want, Layout{8, 8, 0, 0}, std::pair{a, b - a});
+        if (failed_anywhere()) return;
+      }
+    }
 }
 
 TEST(TridiagonalSolve, LaplacianMatchesExactSpectrum) {
@@ -204,8 +258,9 @@ TEST(TridiagonalSolve, LaplacianMatchesExactSpectrum) {
   for (const Grid& grid : test_grids()) {
     DistMatrix<double> Z(grid, n, n, 32);
     Tridiagonal t = laplacian(n);
+    dense::Wanted all = dense::Wanted::lowest(n);
     std::vector<double> w =
-        dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, n, &Z, TuneParameters{});
+        dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, all, &Z, TuneParameters{});
     double err = 0;
     for (int k = 0; k < n; ++k)
       err = std::max(err, std::abs(w[k] - (2 - 2 * std::cos((k + 1) * M_PI / (n + 1)))));
@@ -222,11 +277,12 @@ TEST(TridiagonalSolve, RepeatedCallsReuseMemoryAndAgree) {
       for (int nev : {n, n / 5}) {
         SCOPED_TRACE(t.name + " " + shape_name(grid) + " nev=" + std::to_string(nev));
         DistMatrix<double> Z1(grid, n, nev, 32), Z2(grid, n, nev, 32);
+        dense::Wanted want = dense::Wanted::lowest(nev);
         const std::vector<double> w1 = dense::solve_tridiagonal<Device::host, double>(
-            grid, t.d, t.e, nev, &Z1, TuneParameters{});
+            grid, t.d, t.e, want, &Z1, TuneParameters{});
         EXPECT_GT(cached_memory_bytes(), 0u);
         const std::vector<double> w2 = dense::solve_tridiagonal<Device::host, double>(
-            grid, t.d, t.e, nev, &Z2, TuneParameters{});
+            grid, t.d, t.e, want, &Z2, TuneParameters{});
         EXPECT_EQ(w1, w2);
         const std::vector<double> q1 = Z1.gather(0), q2 = Z2.gather(0);
         EXPECT_TRUE(q1 == q2) << "eigenvectors differ between two identical calls";
@@ -238,19 +294,21 @@ TEST(TridiagonalSolve, BadArgumentsRaiseOnEveryRank) {
   const int n = 100;
   Tridiagonal t = random_tridiagonal(n);
   DistMatrix<double> Z(grid, n, 10, 8);
+  dense::Wanted want11 = dense::Wanted::lowest(11), wantm1 = dense::Wanted::lowest(-1),
+                want10 = dense::Wanted::lowest(10);
   EXPECT_EQ(error_of([&] {
-              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, 11, &Z,
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, want11, &Z,
                                                              TuneParameters{});
             }).code(),
             ErrorCode::invalid_argument);
   EXPECT_EQ(error_of([&] {
-              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, -1, nullptr,
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, wantm1, nullptr,
                                                              TuneParameters{});
             }).code(),
             ErrorCode::invalid_argument);
   t.e[57] = std::nan("");
   EXPECT_EQ(error_of([&] {
-              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, 10, &Z,
+              dense::solve_tridiagonal<Device::host, double>(grid, t.d, t.e, want10, &Z,
                                                              TuneParameters{});
             }).code(),
             ErrorCode::not_finite);

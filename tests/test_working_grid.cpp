@@ -144,7 +144,7 @@ TYPED_TEST(WorkingGridSolve, MovedSolvesMatchLapack) {
           opt.grid_choice = GridChoice::as_given;
           StageTimes times;
           const std::vector<real_t<T>> w =
-              dense::solve_on_subgrid<T>(subgrids.get(grid, shape), work, nev, &Z, times,
+              dense::solve_on_subgrid<T>(subgrids.get(grid, shape), work, &Z, times,
                                          [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
                                            Eigensolver<T> es(opt);
                                            auto values = es.eigenvectors(M, *V);
@@ -174,7 +174,7 @@ TEST(WorkingGridErrors, AnErrorOfTheMovedSolveReachesEveryRank) {
   const Error e = error_of([&] {
     StageTimes times;
     dense::solve_on_subgrid<double>(
-        subgrids.get(grid, {1, 1}), A, 20, nullptr, times,
+        subgrids.get(grid, {1, 1}), A, nullptr, times,
         [](DistMatrix<double>&, DistMatrix<double>*, StageTimes&) -> std::vector<double> {
           throw Error(ErrorCode::numerical_failure, "from the sub-grid");
         });

@@ -76,6 +76,17 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       o.type = t[0];
     } else if (flag == "--nev") {
       o.nev = parse_int("--nev", value(), 1);
+    } else if (flag == "--range") {
+      const auto [il, iu] = split_pair(flag, value());
+      o.index_range = IndexRange{parse_int(flag, il, 1), parse_int(flag, iu, 1)};
+      if (o.index_range->il > o.index_range->iu)
+        throw UsageError("--range: il > iu in " + std::to_string(o.index_range->il) + ":" +
+                         std::to_string(o.index_range->iu));
+    } else if (flag == "--interval") {
+      const auto [vl, vu] = split_pair(flag, value());
+      o.value_range = ValueRange{parse_double(flag, vl), parse_double(flag, vu)};
+      if (!(o.value_range->vl < o.value_range->vu))
+        throw UsageError("--interval: the interval (vl, vu] is empty");
     } else if (flag == "--solver") {
       o.solver = parse_solver(value());
     } else if (flag == "--bandwidth") {
@@ -120,6 +131,11 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
   if (o.matrix_path.empty() && o.nev > o.n)
     throw UsageError("--nev " + std::to_string(o.nev) + " exceeds the matrix order " +
                      std::to_string(o.n));
+  if (int(o.nev > 0) + int(o.index_range.has_value()) + int(o.value_range.has_value()) > 1)
+    throw UsageError("--nev, --range and --interval exclude each other");
+  if (o.matrix_path.empty() && o.index_range && o.index_range->iu > o.n)
+    throw UsageError("--range: iu = " + std::to_string(o.index_range->iu) +
+                     " exceeds the matrix order " + std::to_string(o.n));
   if (o.values_only && !o.out_vectors.empty())
     throw UsageError("--out-vectors needs eigenvectors; drop --values-only");
   // In 64 bits: P·Q of two valid ints overflows int (found by fuzzing).
@@ -148,6 +164,9 @@ Problem:
   --type d|z|s|c      double, complex double, float, complex float (default d)
   --seed S            seed of the random matrix (default 1)
   --nev K             compute the K lowest eigenpairs, 1 <= K <= N (default all)
+  --range IL:IU       eigenpairs IL..IU of the ascending spectrum, 1-based and
+                      inclusive (ScaLAPACK p?syevr's RANGE = 'I')
+  --interval VL:VU    every eigenpair with its eigenvalue in (VL, VU] (RANGE = 'V')
   --values-only       eigenvalues only; residual and orthogonality are not measured
   --validate          the library checks its own result (tseig/validation.hpp): residual,
                       orthogonality and that no eigenvalue below the returned ones was

@@ -2,6 +2,7 @@
 // Command-line options of tseig-solve. Parsing is a pure function of argv, so every
 // rank reaches the same verdict and no rank waits in a collective the others skip.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,8 +24,10 @@ struct Options {
   bool generalized = false;
   std::string b_path;
   int n = 2000;
-  char type = 'd';  ///< LAPACK letter: s, d, c, z
-  int nev = -1;     ///< -1: all eigenpairs
+  char type = 'd';                        ///< LAPACK letter: s, d, c, z
+  int nev = -1;                           ///< -1: all eigenpairs
+  std::optional<IndexRange> index_range;  ///< --range il:iu
+  std::optional<ValueRange> value_range;  ///< --interval vl:vu
   Solver solver = Solver::automatic;
   int nb = 64;
   int bandwidth = 0;         ///< two_stage semi-bandwidth; 0: the solver's default

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "options.hpp"
 
@@ -28,6 +29,15 @@ inline double parse_double(std::string_view flag, std::string_view text) {
   if (ec != std::errc() || end != text.data() + text.size())
     throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid number");
   return value;
+}
+
+/// "a:b" → ("a", "b"); the parts are parsed by the caller.
+inline std::pair<std::string_view, std::string_view> split_pair(std::string_view flag,
+                                                                std::string_view text) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos)
+    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not of the form a:b");
+  return {text.substr(0, colon), text.substr(colon + 1)};
 }
 
 }  // namespace tseig::cli

@@ -54,7 +54,7 @@ std::string validation_json(const ValidationReport& v) {
          ", \"residual\": " + json::number(v.residual) +
          ", \"orthogonality\": " + json::number(v.orthogonality) +
          ", \"trace_error\": " + json::number(v.trace_error) +
-         ", \"count_ok\": " + flag(v.count_ok) +
+         ", \"count_ok\": " + flag(v.count_ok) + ", \"count_checked\": " + flag(v.count_checked) +
          ", \"count_bound\": " + json::number(v.count_bound) +
          ", \"tolerance\": " + json::number(v.tolerance) +
          ", \"seconds\": " + json::number(v.seconds) + "}";
@@ -66,8 +66,14 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
   const Options& o = ctx.options;
   char line[160];
   out << "problem        " << problem_text(o, r.n) << ", " << type_name(o.type) << "\n";
-  out << "eigenpairs     " << r.nev << (r.nev == r.n ? " (all)" : " lowest")
-      << (o.values_only ? ", values only" : "") << "\n";
+  out << "eigenpairs     " << r.nev;
+  if (o.index_range)
+    out << " (" << o.index_range->il << ".." << o.index_range->iu << " of the ascending spectrum)";
+  else if (o.value_range)
+    out << " in (" << o.value_range->vl << ", " << o.value_range->vu << "]";
+  else
+    out << (r.nev == r.n ? " (all)" : " lowest");
+  out << (o.values_only ? ", values only" : "") << "\n";
   out << "grid           " << ctx.nprow << "x" << ctx.npcol << " (" << ctx.nprow * ctx.npcol
       << " ranks), nb " << o.nb;
   if (r.grid_used.nprow != ctx.nprow || r.grid_used.npcol != ctx.npcol)
@@ -78,7 +84,8 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
     out << " -> " << to_string(r.choice.solver) << " (" << to_string(r.choice.source) << ", nb "
         << r.choice.block_size << ")";
   out << "\n";
-  out << "lowest eigenvalues:\n";
+  out << (o.index_range || o.value_range ? "eigenvalues (the first 10 returned):\n"
+                                         : "lowest eigenvalues:\n");
   for (std::size_t i = 0; i < r.lowest.size(); ++i) {
     std::snprintf(line, sizeof line, "  %4zu  %24.16e\n", i, r.lowest[i]);
     out << line;
@@ -108,9 +115,17 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
       << ", \"solver_used\": " << json::string(to_string(r.choice.solver))
       << ", \"choice_source\": " << json::string(to_string(r.choice.source))
       << ", \"type\": " << json::string(std::string(1, o.type)) << ", \"N\": " << r.n
-      << ", \"nev\": " << r.nev << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol
-      << "\", \"grid_used\": \"" << r.grid_used.nprow << "x" << r.grid_used.npcol
-      << "\", \"np\": " << ctx.nprow * ctx.npcol << ", \"nb\": " << o.nb
+      << ", \"nev\": " << r.nev << ", \"range\": "
+      << (o.index_range ? "[" + std::to_string(o.index_range->il) + ", " +
+                              std::to_string(o.index_range->iu) + "]"
+                        : std::string("null"))
+      << ", \"interval\": "
+      << (o.value_range
+              ? "[" + json::number(o.value_range->vl) + ", " + json::number(o.value_range->vu) + "]"
+              : std::string("null"))
+      << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol << "\", \"grid_used\": \""
+      << r.grid_used.nprow << "x" << r.grid_used.npcol << "\", \"np\": " << ctx.nprow * ctx.npcol
+      << ", \"nb\": " << o.nb
       << ", \"matrix\": " << (o.matrix_path.empty() ? "null" : json::string(o.matrix_path))
       << ", \"generalized\": " << (r.generalized ? "true" : "false")
       << ", \"B\": " << (o.b_path.empty() ? "null" : json::string(o.b_path))

@@ -78,13 +78,19 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   using R = real_t<T>;
   auto A = load_matrix<T>(o, grid);
   const int n = A.n();
-  const int nev = o.nev > 0 ? o.nev : n;
+  // Z's width: the selection's count, or N for an interval (its count is found in the solve).
+  const int nev = o.value_range   ? n
+                  : o.index_range ? o.index_range->iu - o.index_range->il + 1
+                  : o.nev > 0     ? o.nev
+                                  : n;
 
   EigensolverOptions opts;
   opts.solver = o.solver;
   opts.bandwidth = o.bandwidth;
   opts.tune = o.tune;
-  opts.nev = nev;
+  opts.nev = o.index_range || o.value_range ? -1 : nev;
+  opts.index_range = o.index_range;
+  opts.value_range = o.value_range;
   opts.eigenvalues_only = o.values_only;
   opts.validate = o.validate;
   opts.validation_tolerance = o.validation_tolerance;
@@ -109,8 +115,9 @@ RunResult run_problem(const Options& o, const Grid& grid) {
 
   RunResult r;
   r.wall_seconds = MPI_Wtime() - start;
+  const int found = static_cast<int>(w.size());
   r.n = n;
-  r.nev = nev;
+  r.nev = found;
   r.times = solver.timings();
   r.choice = solver.last_choice();
   r.grid_used = solver.last_grid();
@@ -119,13 +126,18 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   r.validation = solver.validation();
   if (Z && B) {
     r.residual = accuracy::generalized_residual(*original, *B, w, *Z);
-    r.orthogonality = accuracy::s_orthogonality(*B, *Z, nev);
+    r.orthogonality = accuracy::s_orthogonality(*B, *Z, found);
   } else if (Z) {
     r.residual = accuracy::residual(*original, w, *Z);
-    r.orthogonality = accuracy::orthogonality(*Z, nev);
+    r.orthogonality = accuracy::orthogonality(*Z, found);
   }
   if (!o.out_values.empty()) write_values(w, o.out_values, grid);
-  if (!o.out_vectors.empty()) matrix_market::write(*Z, o.out_vectors);
+  if (!o.out_vectors.empty()) {
+    // Only the columns the solve filled (an interval's Z has N).
+    DistMatrix<T> filled(grid, n, found, o.nb);
+    filled.copy_from(*Z, found);
+    matrix_market::write(filled, o.out_vectors);
+  }
   return r;
 }
 

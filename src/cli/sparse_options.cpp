@@ -17,11 +17,9 @@ constexpr std::string_view sparse_flags[] = {"--mtx",      "--laplace3d", "--lap
 
 /// "a:b" → (a, b) with a < b.
 void parse_interval(std::string_view flag, std::string_view text, SparseOptions& o) {
-  const auto colon = text.find(':');
-  if (colon == std::string_view::npos)
-    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not of the form a:b");
-  o.lower = parse_double(flag, text.substr(0, colon));
-  o.upper = parse_double(flag, text.substr(colon + 1));
+  const auto [lower, upper] = split_pair(flag, text);
+  o.lower = parse_double(flag, lower);
+  o.upper = parse_double(flag, upper);
   if (!(o.lower < o.upper))
     throw UsageError(std::string(flag) + ": the interval " + std::string(text) + " is empty");
   o.interval_given = true;

@@ -127,8 +127,15 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
                              factor ? 1 : 0,
                              S ? 1 : 0,
                              o.validate ? 1 : 0,
-                             static_cast<int>(o.grid_choice)};
+                             static_cast<int>(o.grid_choice),
+                             o.index_range ? o.index_range->il : 0,
+                             o.index_range ? o.index_range->iu : -1,
+                             o.value_range ? 1 : 0};
   for (const TuneField& f : tune_fields) arguments.push_back(o.tune.*f.value);
+  if (o.value_range) {
+    append_bits(arguments, o.value_range->vl);
+    append_bits(arguments, o.value_range->vu);
+  }
   // The tolerance decides whether Error(accuracy) is raised: compared bit for bit.
   append_bits(arguments, o.validation_tolerance);
   // Z's layout decides whether the solvers write into it or into a copy. Absent matrices
@@ -141,8 +148,9 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
   const MPI_Comm comm = A.grid().comm();
   raise_if_any(
       comm, !ranks_agree(comm, arguments), ErrorCode::invalid_argument,
-      "ranks called the eigensolver with different arguments (N, nev, block size, "
-      "solver, triangle, check_input, eigenvalues_only, bandwidth, tune, validate, "
+      "ranks called the eigensolver with different arguments (N, nev, index_range, "
+      "value_range, block size, solver, triangle, check_input, eigenvalues_only, bandwidth, tune, "
+      "validate, "
       "grid_choice, validation_tolerance, the layouts of A, Z or S) or mixed eigenvalues(), "
       "eigenvectors() and the generalized calls");
 }
@@ -212,12 +220,15 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const Grid& grid = A.grid();
   const MPI_Comm comm = grid.comm();
   const int n = A.n();
-  const int nev = options_.nev < 0 ? n : options_.nev;
   require_same_call(options_, A, Z, factor != nullptr, S);
   raise_if_any(comm, A.m() != n, ErrorCode::invalid_argument,
                "A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
-  raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
-               "nev = " + std::to_string(nev) + " is outside [1, N = " + std::to_string(n) + "]");
+  const std::string bad_selection = dense::check_selection(options_, n);
+  raise_if_any(comm, !bad_selection.empty(), ErrorCode::invalid_argument, bad_selection);
+  dense::Wanted wanted = dense::wanted_of(options_, n);
+  // The most eigenvectors the solve may return: an interval's count is known only on the
+  // tridiagonal matrix, so Z's width bounds it.
+  const int nev = !wanted.interval ? wanted.count : Z ? std::min(Z->n(), n) : n;
   raise_if_any(comm, options_.block_size < 0 || (options_.block_size == 0 && A.nb() < 1),
                ErrorCode::invalid_argument, "block_size must be >= 1");
   raise_if_any(comm, options_.bandwidth < 0, ErrorCode::invalid_argument,
@@ -239,8 +250,9 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
     raise_if_any(comm, !grid.same_processes(Z->grid()), ErrorCode::grid_mismatch,
                  "Z is not distributed over the same processes as A");
     raise_if_any(comm, Z->m() != n || Z->n() < nev, ErrorCode::invalid_argument,
-                 "Z must be N x >= nev = " + std::to_string(n) + " x " + std::to_string(nev) +
-                     ", got " + std::to_string(Z->m()) + " x " + std::to_string(Z->n()));
+                 "Z must be N x >= " + std::to_string(nev) + " (the eigenpairs selected) = " +
+                     std::to_string(n) + " x " + std::to_string(nev) + ", got " +
+                     std::to_string(Z->m()) + " x " + std::to_string(Z->n()));
   }
   if (options_.eigenvalues_only) Z = nullptr;
   if (n == 0) return {};
@@ -310,23 +322,26 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const dense::SubgridSolve<T> run_solver = [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
     switch (solver) {
       case Solver::scalapack:
-        return dense::solve_scalapack(M, nev, V, t);
+        return dense::solve_scalapack(M, wanted, V, t);
       case Solver::two_stage:
-        return dense::solve_two_stage<Device::host>(M, nev, run.bandwidth, V, run.tune, t);
+        return dense::solve_two_stage<Device::host>(M, wanted, run.bandwidth, V, run.tune, t);
       default:
-        return dense::solve_one_stage<Device::host>(M, nev, V, run.tune, t);
+        return dense::solve_one_stage<Device::host>(M, wanted, V, run.tune, t);
     }
   };
   grid_used_ = working_grid(grid, solver, n, nev, Zs != nullptr, bs);
-  std::vector<real_t<T>> w = grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()
-                                 ? run_solver(*W, Zs, times_)
-                                 : dense::solve_on_subgrid(subgrids_->get(grid, grid_used_), *W,
-                                                           nev, Zs, times_, run_solver);
-  if (factor && Zs)
-    dense::backtransform_generalized(*factor, bs, *Zs, nev, solver, run.tune, times_);
-  if (Z && Zs != Z) {
+  std::vector<real_t<T>> w =
+      grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()
+          ? run_solver(*W, Zs, times_)
+          : dense::solve_on_subgrid(subgrids_->get(grid, grid_used_), *W, Zs, times_, run_solver);
+  // Ranks outside a sub-grid did not solve; rank 0 always did.
+  MPI_Bcast(&wanted.first, 1, MPI_INT, 0, comm);
+  const int found = static_cast<int>(w.size());
+  if (factor && Zs && found > 0)
+    dense::backtransform_generalized(*factor, bs, *Zs, found, solver, run.tune, times_);
+  if (Z && Zs != Z && found > 0) {
     StageTimer timer(times_, Stage::redistribute);
-    Z->copy_from(*Zs, nev);
+    Z->copy_from(*Zs, found);
   }
   if (kept) {
     StageTimer timer(times_, Stage::validate);
@@ -334,7 +349,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
                                                                : default_validation_tolerance<T>(n);
     std::optional<DistMatrix<T>> Sw;
     if (factor) Sw.emplace(validation_s(S, *factor, options_.triangle, bs));
-    validation_ = dense::validate(std::move(*kept), Sw ? &*Sw : nullptr, w, Zs, tolerance);
+    validation_ =
+        dense::validate(std::move(*kept), Sw ? &*Sw : nullptr, w, Zs, tolerance, wanted.first == 0);
   }
   times_.total = MPI_Wtime() - start;
   agree_on_times(comm, times_);

@@ -10,22 +10,21 @@
 namespace tseig::dense {
 
 template <Device D, class T>
-std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
+std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, Wanted& wanted, DistMatrix<T>* Z,
                                        const TuneParameters& tune, StageTimes& times) {
   Tridiagonal<T> tri = timed(times, Stage::tridiagonalize, [&] { return tridiagonalize<D>(A); });
   auto w = timed(times, Stage::tridiagonal_solve, [&] {
-    return solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), nev, Z, tune);
+    return solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), wanted, Z, tune);
   });
-  if (Z)
+  if (Z && wanted.count > 0)
     timed(times, Stage::backtransform,
-          [&] { backtransform_householder<D>(A, tri.tau, 1, *Z, nev, tune); });
-  w.resize(nev);
-  return w;
+          [&] { backtransform_householder<D>(A, tri.tau, 1, *Z, wanted.count, tune); });
+  return selected(std::move(w), wanted);
 }
 
 #define TSEIG_INSTANTIATE(T)                                        \
   template std::vector<real_t<T>> solve_one_stage<Device::host, T>( \
-      DistMatrix<T>&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
+      DistMatrix<T>&, Wanted&, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

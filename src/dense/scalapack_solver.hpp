@@ -3,6 +3,7 @@
 // kept), p?syevr/p?heevr for eigenvalues only.
 #include <vector>
 
+#include "dense/wanted.hpp"
 #include "tseig/eigensolver.hpp"
 
 namespace tseig::dense {
@@ -10,7 +11,7 @@ namespace tseig::dense {
 /// Collective. A: n×n with square blocks, lower triangle valid; destroyed.
 /// Z: null for eigenvalues only, else n×n with A's distribution (ScaLAPACK requires it).
 template <class T>
-std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, int nev, DistMatrix<T>* Z,
+std::vector<real_t<T>> solve_scalapack(DistMatrix<T>& A, Wanted& wanted, DistMatrix<T>* Z,
                                        StageTimes& times);
 
 }  // namespace tseig::dense

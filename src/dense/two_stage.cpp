@@ -19,8 +19,9 @@ int default_bandwidth(int nb, const TuneParameters& tune) {
 }
 
 template <Device D, class T>
-std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
-                                       const TuneParameters& tune, StageTimes& times) {
+std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, Wanted& wanted, int bandwidth,
+                                       DistMatrix<T>* Z, const TuneParameters& tune,
+                                       StageTimes& times) {
   const Grid& g = A.grid();
   const int n = A.n(), nb = A.nb();
   const int b = bandwidth > 0 ? bandwidth : default_bandwidth(nb, tune);
@@ -35,20 +36,20 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth,
     return bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
   });
   auto w = timed(times, Stage::tridiagonal_solve, [&] {
-    return solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), nev, Z, tune);
+    return solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), wanted, Z, tune);
   });
-  if (Z) {
+  if (Z && wanted.count > 0) {
+    const int nev = wanted.count;
     timed(times, Stage::backtransform_band, [&] { backtransform_band<D>(q, *Z, nev, tune); });
     timed(times, Stage::backtransform_full,
           [&] { backtransform_householder<D>(A, tau, b, *Z, nev, tune); });
   }
-  w.resize(nev);
-  return w;
+  return selected(std::move(w), wanted);
 }
 
 #define TSEIG_INSTANTIATE(T)                                        \
   template std::vector<real_t<T>> solve_two_stage<Device::host, T>( \
-      DistMatrix<T>&, int, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
+      DistMatrix<T>&, Wanted&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

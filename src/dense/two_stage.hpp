@@ -3,6 +3,7 @@
 // back-transform tridiagonal → band → full.
 #include <vector>
 
+#include "dense/wanted.hpp"
 #include "tseig/device.hpp"
 #include "tseig/eigensolver.hpp"
 
@@ -14,10 +15,12 @@ int default_bandwidth(int nb, const TuneParameters& tune);
 
 /// Collective. A: n×n, square blocks, rsrc = csrc = 0, lower triangle valid; destroyed.
 /// bandwidth: semi-bandwidth b of the intermediate band matrix (a multiple of A.nb();
-/// 0 = default). Z: null for eigenvalues only, else n×≥nev with A's grid and row
-/// distribution. Returns the nev lowest eigenvalues; stage times go to `times`.
+/// 0 = default). Z: null for eigenvalues only, else n×≥count with A's grid and row
+/// distribution. Returns the wanted eigenvalues (an interval resolved into `wanted`),
+/// their vectors in Z's first columns; stage times go to `times`.
 template <Device D, class T>
-std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, int nev, int bandwidth, DistMatrix<T>* Z,
-                                       const TuneParameters& tune, StageTimes& times);
+std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, Wanted& wanted, int bandwidth,
+                                       DistMatrix<T>* Z, const TuneParameters& tune,
+                                       StageTimes& times);
 
 }  // namespace tseig::dense

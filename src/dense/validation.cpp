@@ -111,9 +111,9 @@ double max_column_norm2(const DistMatrix<T>& Z) {
 
 // Every rank takes rank 0's figures, so the verdict agrees everywhere bit for bit.
 void broadcast(ValidationReport& r, MPI_Comm comm) {
-  double v[] = {r.residual,  r.orthogonality, r.trace_error,         r.count_bound,
-                r.tolerance, r.seconds,       r.count_ok ? 1.0 : 0.0};
-  MPI_Bcast(v, 7, MPI_DOUBLE, 0, comm);
+  double v[] = {r.residual,  r.orthogonality, r.trace_error,          r.count_bound,
+                r.tolerance, r.seconds,       r.count_ok ? 1.0 : 0.0, r.count_checked ? 1.0 : 0.0};
+  MPI_Bcast(v, 8, MPI_DOUBLE, 0, comm);
   r.residual = v[0];
   r.orthogonality = v[1];
   r.trace_error = v[2];
@@ -121,13 +121,14 @@ void broadcast(ValidationReport& r, MPI_Comm comm) {
   r.tolerance = v[4];
   r.seconds = v[5];
   r.count_ok = v[6] != 0;
+  r.count_checked = v[7] != 0;
 }
 
 }  // namespace
 
 template <class T>
 ValidationReport validate(DistMatrix<T> A, const DistMatrix<T>* S, const std::vector<real_t<T>>& w,
-                          const DistMatrix<T>* Z_in, double tolerance) {
+                          const DistMatrix<T>* Z_in, double tolerance, bool lowest) {
   using R = real_t<T>;
   const double start = MPI_Wtime();
   const Grid& grid = A.grid();
@@ -137,7 +138,10 @@ ValidationReport validate(DistMatrix<T> A, const DistMatrix<T>* S, const std::ve
   r.eigenvectors = Z_in != nullptr;
   r.generalized = S != nullptr;
   r.tolerance = tolerance;
-  if (n == 0) return r;
+  // Without the eigenvalues below a subset (or with none returned) there is nothing a
+  // count could be checked against.
+  r.count_checked = lowest && nev > 0;
+  if (n == 0 || nev == 0) return r;
 
   const double eps = std::numeric_limits<R>::epsilon();
   // A zero matrix (all eigenvalues 0) gets unit scale, as accuracy::residual does.
@@ -155,7 +159,9 @@ ValidationReport validate(DistMatrix<T> A, const DistMatrix<T>* S, const std::ve
   }
   if (!S && nev == n) r.trace_error = trace_error(A, w, anorm);
 
-  if (Z && nev == n) {
+  if (!r.count_checked) {
+    r.count_bound = wmin;
+  } else if (Z && nev == n) {
     // N S-orthonormal vectors with small residuals account for every eigenvalue.
     r.count_bound = wmax;
     r.count_ok = S || r.trace_error <= tolerance;
@@ -184,17 +190,19 @@ ValidationReport validate(DistMatrix<T> A, const DistMatrix<T>* S, const std::ve
   }
   // A NaN or Inf among the eigenvalues may sit between λ_min and λ_max, out of the checks'
   // sight: no count can be established then.
-  if (!std::all_of(w.begin(), w.end(), [](R x) { return std::isfinite(x); })) r.count_ok = false;
+  if (r.count_checked && !std::all_of(w.begin(), w.end(), [](R x) { return std::isfinite(x); }))
+    r.count_ok = false;
   r.seconds = MPI_Wtime() - start;
   MPI_Allreduce(MPI_IN_PLACE, &r.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
   broadcast(r, grid.comm());
   return r;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                     \
-  template DistMatrix<T> full_working_copy(const DistMatrix<T>&, Triangle, int); \
-  template ValidationReport validate(DistMatrix<T>, const DistMatrix<T>*,        \
-                                     const std::vector<real_t<T>>&, const DistMatrix<T>*, double);
+#define TSEIG_INSTANTIATE(T)                                                                      \
+  template DistMatrix<T> full_working_copy(const DistMatrix<T>&, Triangle, int);                  \
+  template ValidationReport validate(DistMatrix<T>, const DistMatrix<T>*,                         \
+                                     const std::vector<real_t<T>>&, const DistMatrix<T>*, double, \
+                                     bool);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
@@ -203,14 +211,18 @@ TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 namespace tseig {
 
 std::string ValidationReport::summary() const {
-  char text[400];
+  char count[120];
+  if (count_checked)
+    std::snprintf(count, sizeof count, "%s (none missing below %.17g)",
+                  count_ok ? "ok" : "FAILED: an eigenvalue is missing", count_bound);
+  else
+    std::snprintf(count, sizeof count, "not checked (a subset above the lowest, or empty)");
+  char text[480];
   std::snprintf(text, sizeof text,
-                "%s%s: residual %.3e, orthogonality %.3e, trace error %.3e, eigenvalue count %s "
-                "(none missing below %.17g), tolerance %.3e, %.3f s",
+                "%s%s: residual %.3e, orthogonality %.3e, trace error %.3e, eigenvalue count %s, "
+                "tolerance %.3e, %.3f s",
                 generalized ? "generalized " : "", eigenvectors ? "eigenpairs" : "eigenvalues only",
-                residual, orthogonality, trace_error,
-                count_ok ? "ok" : "FAILED: an eigenvalue is missing", count_bound, tolerance,
-                seconds);
+                residual, orthogonality, trace_error, count, tolerance, seconds);
   return text;
 }
 
@@ -230,7 +242,9 @@ ValidationReport checked_validate(const DistMatrix<T>& A, const DistMatrix<T>* S
   raise_if_any(
       comm, A.m() != n, ErrorCode::invalid_argument,
       "validate: A must be square, got " + std::to_string(A.m()) + "x" + std::to_string(n));
-  raise_if_any(comm, nev > n || (nev < 1 && n > 0), ErrorCode::invalid_argument,
+  // A subset may be empty (an interval holding no eigenvalue); the lowest nev may not.
+  const bool subset = options.index_range || options.value_range;
+  raise_if_any(comm, nev > n || (nev < 1 && n > 0 && !subset), ErrorCode::invalid_argument,
                "validate: " + std::to_string(nev) + " eigenvalues of an N = " + std::to_string(n) +
                    " matrix");
   raise_if_any(comm, S && (S->m() != n || S->n() != n || !grid.same_processes(S->grid())),
@@ -244,8 +258,11 @@ ValidationReport checked_validate(const DistMatrix<T>& A, const DistMatrix<T>* S
                                                             : default_validation_tolerance<T>(n);
   std::optional<DistMatrix<T>> Sw;
   if (S) Sw.emplace(dense::full_working_copy(*S, options.triangle, A.nb()));
+  // w starts at the lowest eigenvalue unless a range says otherwise (an interval may).
+  const bool lowest =
+      !options.value_range && (!options.index_range || options.index_range->il == 1);
   return dense::validate(dense::full_working_copy(A, options.triangle, A.nb()), Sw ? &*Sw : nullptr,
-                         w, Z, tolerance);
+                         w, Z, tolerance, lowest);
 }
 
 }  // namespace

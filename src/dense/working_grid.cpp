@@ -228,9 +228,8 @@ void share_times(MPI_Comm comm, const StageTimes& sub, StageTimes& times) {
 }  // namespace
 
 template <class T>
-std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int nev,
-                                        DistMatrix<T>* Z, StageTimes& times,
-                                        const SubgridSolve<T>& solve) {
+std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, DistMatrix<T>* Z,
+                                        StageTimes& times, const SubgridSolve<T>& solve) {
   const Grid& grid = A.grid();
   const MPI_Comm comm = grid.comm();
   const int n = A.n(), nb = A.nb();
@@ -257,15 +256,15 @@ std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int n
   MPI_Bcast(w.data(), count, mpi_type<real_t<T>>(), 0, comm);
   if (Z) {
     StageTimer timer(times, Stage::redistribute);
-    detail::exchange_blocks<T>(comm, n, nev, sub_part<const T>(sub, nb, Zs.data(), Zs.lld()),
+    detail::exchange_blocks<T>(comm, n, count, sub_part<const T>(sub, nb, Zs.data(), Zs.lld()),
                                whole_part<T>(*Z));
   }
   return w;
 }
 
-#define TSEIG_INSTANTIATE(T)                        \
-  template std::vector<real_t<T>> solve_on_subgrid( \
-      const Grid*, DistMatrix<T>&, int, DistMatrix<T>*, StageTimes&, const SubgridSolve<T>&);
+#define TSEIG_INSTANTIATE(T)                                                                    \
+  template std::vector<real_t<T>> solve_on_subgrid(const Grid*, DistMatrix<T>&, DistMatrix<T>*, \
+                                                   StageTimes&, const SubgridSolve<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -73,18 +73,18 @@ class SubGrids {
   RankPlacement placement_;
 };
 
-/// A solve on the sub-grid: A (N×N) and Z (N×nev, or nullptr) laid out there.
+/// A solve on the sub-grid: A (N×N) and Z (N×≥count, or nullptr) laid out there; returns
+/// the count eigenvalues found, their vectors in Z's first columns.
 template <class T>
 using SubgridSolve =
     std::function<std::vector<real_t<T>>(DistMatrix<T>& A, DistMatrix<T>* Z, StageTimes& times)>;
 
 /// Collective over A's grid: moves A to `sub` (nullptr on ranks outside it) in blocks of
-/// A.nb(), runs `solve` there on a Z of Z's width, and moves Z's first nev columns back.
+/// A.nb(), runs `solve` there on a Z of Z's width, and moves the columns it filled back.
 /// Every rank returns the eigenvalues and gets the stage times; an error of the solve is
 /// thrown on every rank.
 template <class T>
-std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, int nev,
-                                        DistMatrix<T>* Z, StageTimes& times,
-                                        const SubgridSolve<T>& solve);
+std::vector<real_t<T>> solve_on_subgrid(const Grid* sub, DistMatrix<T>& A, DistMatrix<T>* Z,
+                                        StageTimes& times, const SubgridSolve<T>& solve);
 
 }  // namespace tseig::dense

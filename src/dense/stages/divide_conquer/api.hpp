@@ -32,7 +32,7 @@ struct Piece {
   int lo = 0, hi = 0;
   std::vector<R> w;        ///< all hi − lo eigenvalues, ascending, on every rank holding it
   int row0 = 0, rows = 0;  ///< the rows [row0, row0 + rows) held here
-  int cols = 0;            ///< eigenvectors held: those of the `cols` smallest eigenvalues
+  int cols = 0;            ///< eigenvectors held: of `cols` eigenvalues (all but at the top merge)
   /// Plain piece: the eigenvectors' rows, rows × cols, leading dimension rows.
   /// Factored piece: M, mrows × cols, leading dimension mrows.
   cached_vector<R> q;
@@ -48,22 +48,23 @@ struct Piece {
 /// inside this rank). `mine` holds this rank's pieces of [lo, mid) and/or [mid, hi), each
 /// with all its eigenvectors, plain or factored. beta couples row mid − 1 to row mid; the
 /// halves were torn (their touching diagonal entries lowered by |beta|). Returns the
-/// merged piece with the eigenvectors of the `nout` smallest eigenvalues. factor_for > 0
+/// merged piece with the eigenvectors of the eigenvalues first, …, first + nout − 1
+/// (0-based in ascending order; all of them below the top merge). factor_for > 0
 /// (plain inputs, nout = all): the parent will form only factor_for columns, and the
 /// result is left factored when that costs this rank fewer flops than forming it (each
 /// rank decides for its own rows: a rank's piece stands on its own). S is broadcast in
 /// panels of at most tune.dc_max_panel columns. Never throws std::bad_alloc: a rank short
 /// of memory (or a piece of `mine` marked so) gives every rank a piece marked out_of_memory.
 template <Device D, class R>
-Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
-               int factor_for, const TuneParameters& tune);
+Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta,
+               int first, int nout, int factor_for, const TuneParameters& tune);
 
 // Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
 extern template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int,
-                                                        int, int, float, int, int,
+                                                        int, int, float, int, int, int,
                                                         const TuneParameters&);
 extern template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int,
-                                                          int, int, double, int, int,
+                                                          int, int, double, int, int, int,
                                                           const TuneParameters&);
 
 }  // namespace tseig::dense::dc

@@ -61,8 +61,8 @@ bool any_short_of_memory(MPI_Comm comm, int g, bool mine) {
 }  // namespace
 
 template <Device D, class R>
-Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta, int nout,
-               int factor_for, const TuneParameters& tune) {
+Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta,
+               int first, int nout, int factor_for, const TuneParameters& tune) {
   const int m = hi - lo, m1 = mid - lo;
   int g = 1, me = 0;
   if (comm != MPI_COMM_NULL) {
@@ -163,7 +163,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     std::vector<int> my_roots;
     for (int j = 0; j < k; ++j)
       if ((j / B) % g == me) my_roots.push_back(j);
-    sh = solve_secular(df, my_roots, nout);
+    sh = solve_secular(df, my_roots, first, nout);
     roots.assign(k + 1, R(0));
     std::copy(sh.root.begin(), sh.root.end(), roots.begin());
     roots[k] = sh.failed ? 1 : 0;
@@ -188,7 +188,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   std::vector<cached_vector<R>> Y;
   cached_vector<R> S_all;
   std::vector<int> root_pos;
-  int wanted = 0;                     // roots with eigenvectors: a prefix, as the roots ascend
+  // Roots with eigenvectors: [j_lo, j_hi), a contiguous run, as the roots ascend.
+  int j_lo = 0, j_hi = 0;
   std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
   std::vector<cached_vector<R>> Wc;
   cached_vector<R> S, Sh, tmp;
@@ -201,7 +202,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
 
     // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
     // cols) when B·Y follows. A factored result collects S (m × cols) instead.
-    out.cols = std::min(nout, m);
+    out.cols = std::min(nout, m - first);
     Y.resize(seg.size());
     if (factored) {
       S_all.assign(static_cast<long>(m) * out.cols, R(0));
@@ -216,14 +217,15 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     root_pos.resize(k);
     out.w.resize(m);
     for (int t = 0, j = 0; t < nd || j < k;) {
-      const int pos = t + j;
+      const int pos = t + j, col = pos - first;
       if (j == k || (t < nd && df.deflated_value[t] <= roots[j])) {
         out.w[pos] = df.deflated_value[t];
         const int c = df.deflated_column[t];
-        if (pos < out.cols && factored) S_all[c + static_cast<long>(pos) * m] = R(1);
-        if (pos < out.cols && !factored)
+        const bool wanted = col >= 0 && col < out.cols;
+        if (wanted && factored) S_all[c + static_cast<long>(col) * m] = R(1);
+        if (wanted && !factored)
           for (std::size_t i = 0; i < seg.size(); ++i)
-            if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, pos));
+            if (seg[i].col[c]) std::copy_n(seg[i].col[c], seg[i].len, target(i, col));
         ++t;
       } else {
         out.w[pos] = roots[j];
@@ -231,13 +233,15 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
         ++j;
       }
     }
-    while (wanted < k && root_pos[wanted] < out.cols) ++wanted;
+    while (j_lo < k && root_pos[j_lo] < first) ++j_lo;
+    j_hi = j_lo;
+    while (j_hi < k && root_pos[j_hi] < first + out.cols) ++j_hi;
 
     // Each segment's nonzero non-deflated columns, packed for GEMM.
     idx.resize(seg.size());
     Wc.resize(seg.size());
     long kh_max = 0, len_max = 0;
-    for (std::size_t i = 0; i < seg.size() && wanted > 0 && !factored; ++i) {
+    for (std::size_t i = 0; i < seg.size() && j_hi > j_lo && !factored; ++i) {
       const Segment<R>& s = seg[i];
       for (int r = 0; r < k; ++r)
         if (s.col[df.column[r]]) idx[i].push_back(r);
@@ -253,7 +257,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
     // The panel buffers at their largest now: the loop below allocates nothing between
     // its broadcasts.
-    const long bw_max = std::min(B, wanted);
+    const long bw_max = std::min(B, j_hi - j_lo);
     S.resize(k * bw_max);
     Sh.resize(kh_max * bw_max);
     tmp.resize(len_max * bw_max);
@@ -263,8 +267,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   if (any_short_of_memory(comm, g, short_here)) return give_up();
 
   std::size_t kept_next = 0;
-  for (int j0 = 0; j0 < wanted; j0 += B) {
-    const int bw = std::min(B, wanted - j0), owner = (j0 / B) % g;
+  // Block b of the roots, [b·B, (b + 1)·B), was solved by rank b mod g.
+  for (int j0 = j_lo; j0 < j_hi;) {
+    const int bw = std::min((j0 / B + 1) * B, j_hi) - j0, owner = (j0 / B) % g;
     if (owner == me)
       for (int c = 0; c < bw; ++c, ++kept_next) {
         // The kept roots are this rank's wanted ones in order, as ?laed4 keeps each root
@@ -280,8 +285,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     if (factored) {
       for (int c = 0; c < bw; ++c)
         for (int i = 0; i < k; ++i)
-          S_all[df.column[i] + static_cast<long>(root_pos[j0 + c]) * m] =
+          S_all[df.column[i] + static_cast<long>(root_pos[j0 + c] - first) * m] =
               S[i + static_cast<long>(c) * k];
+      j0 += bw;
       continue;
     }
     for (std::size_t i = 0; i < seg.size(); ++i) {
@@ -293,8 +299,10 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       blas::gemm('N', 'N', len, bw, kh, R(1), Wc[i].data(), len, Sh.data(), kh, R(0), tmp.data(),
                  len);
       for (int c = 0; c < bw; ++c)
-        std::copy_n(tmp.data() + static_cast<long>(c) * len, len, target(i, root_pos[j0 + c]));
+        std::copy_n(tmp.data() + static_cast<long>(c) * len, len,
+                    target(i, root_pos[j0 + c] - first));
     }
+    j0 += bw;
   }
 
   if (!factored) {
@@ -336,8 +344,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
 }
 
 template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int, int, int,
-                                                 float, int, int, const TuneParameters&);
+                                                 float, int, int, int, const TuneParameters&);
 template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int, int,
-                                                   int, double, int, int, const TuneParameters&);
+                                                   int, double, int, int, int,
+                                                   const TuneParameters&);
 
 }  // namespace tseig::dense::dc

@@ -15,7 +15,8 @@ int deflated_not_above(const Deflation<R>& df, R x) {
 }
 
 template <class R>
-SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mine, int nout) {
+SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mine, int first,
+                              int nout) {
   const int k = df.k();
   SecularShare<R> out;
   out.root.assign(k, R(0));
@@ -31,7 +32,8 @@ SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mi
       for (int i = 0; i < k; ++i)
         out.zprod[i] *= i == j ? delta[i] : delta[i] / (df.lambda[i] - df.lambda[j]);
     // Roots ascend, so j roots lie below this one.
-    if (j + deflated_not_above(df, lam) < nout) {
+    const int pos = j + deflated_not_above(df, lam);
+    if (pos >= first && pos < first + nout) {
       out.kept.push_back(j);
       out.delta.insert(out.delta.end(), delta.begin(), delta.end());
     }
@@ -61,10 +63,10 @@ void secular_vector(int k, const R* zhat, const R* delta, R* s) {
   for (int i = 0; i < k; ++i) s[i] *= scale;
 }
 
-#define TSEIG_INSTANTIATE(R)                                                                 \
-  template int deflated_not_above(const Deflation<R>&, R);                                   \
-  template SecularShare<R> solve_secular(const Deflation<R>&, const std::vector<int>&, int); \
-  template std::vector<R> lowner_z(const std::vector<R>&, const std::vector<R>&);            \
+#define TSEIG_INSTANTIATE(R)                                                                      \
+  template int deflated_not_above(const Deflation<R>&, R);                                        \
+  template SecularShare<R> solve_secular(const Deflation<R>&, const std::vector<int>&, int, int); \
+  template std::vector<R> lowner_z(const std::vector<R>&, const std::vector<R>&);                 \
   template void secular_vector(int, const R*, const R*, R*);
 TSEIG_INSTANTIATE(float)
 TSEIG_INSTANTIATE(double)

@@ -21,9 +21,11 @@ struct SecularShare {
 };
 
 /// Solves the roots `mine` (ascending) of df. A root's eigenvector is wanted when its
-/// eigenvalue is among the `nout` smallest of the merge (deflated ones included).
+/// eigenvalue's position among the merge's (deflated ones included) is in
+/// [first, first + nout).
 template <class R>
-SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mine, int nout);
+SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mine, int first,
+                              int nout);
 
 /// Number of deflated eigenvalues ≤ x (the merge's order puts those before a root x).
 template <class R>

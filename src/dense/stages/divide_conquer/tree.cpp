@@ -46,20 +46,23 @@ Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, in
   std::vector<Piece<R>> halves;
   halves.push_back(solve_leaf(torn, e, lo, mid));
   halves.push_back(solve_leaf(torn, e, mid, hi));
-  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], hi - lo, factor_for,
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], 0, hi - lo, factor_for,
                   tune);
 }
 
-// The rows [lo, hi) that are this rank's alone.
+// The rows [lo, hi) that are this rank's alone; [first, first + nout) the wanted columns.
 template <Device D, class R>
 Piece<R> solve_this_rank(const RowSplit& split, const std::vector<R>& d, const std::vector<R>& e,
-                         int lo, int hi, int nout, int factor_for, const TuneParameters& tune) {
+                         int lo, int hi, int first, int nout, int factor_for,
+                         const TuneParameters& tune) {
   if (split.active > 1) return solve_rank<D>(d, e, lo, hi, factor_for, tune);
   // The whole problem on one rank: split it anyway (when it has two leaves or more), so
   // that its top merge forms only the wanted eigenvectors.
   if (hi - lo < 2 * tune.dc_min_leaf) {
     Piece<R> p = solve_leaf(d, e, lo, hi);
     p.cols = nout;
+    std::copy(p.q.begin() + static_cast<long>(p.rows) * first,
+              p.q.begin() + static_cast<long>(p.rows) * (first + nout), p.q.begin());
     p.q.resize(static_cast<long>(p.rows) * nout);
     return p;
   }
@@ -69,22 +72,23 @@ Piece<R> solve_this_rank(const RowSplit& split, const std::vector<R>& d, const s
   std::vector<Piece<R>> halves;
   halves.push_back(solve_rank<D>(torn, e, lo, mid, nout, tune));
   halves.push_back(solve_rank<D>(torn, e, mid, hi, nout, tune));
-  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], nout, 0, tune);
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], first, nout, 0, tune);
 }
 
-// The top merge forms only nout eigenvectors, so its children may stay factored (see
+// The top merge forms only the nout eigenvectors from `first` on (below the top: all,
+// first = 0), so its children may stay factored (see
 // merge.hpp): only where each factor is one rank's rows, since with wider children B
 // would have more columns than rows and the product would cost more than it saves.
 template <Device D, class R>
 Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& d,
-                    const std::vector<R>& e, int p0, int p1, int nout, int factor_for,
+                    const std::vector<R>& e, int p0, int p1, int first, int nout, int factor_for,
                     const TuneParameters& tune) {
   const int lo = split.first[p0], hi = split.first[p1];
   if (p1 - p0 == 1) {
     // This rank's own work: out of memory here is reported to the merge above it (or to
     // the caller), which every rank of it joins.
     try {
-      return solve_this_rank<D>(split, d, e, lo, hi, nout, factor_for, tune);
+      return solve_this_rank<D>(split, d, e, lo, hi, first, nout, factor_for, tune);
     } catch (const std::bad_alloc&) {
       Piece<R> p;
       p.lo = p.row0 = lo;
@@ -103,10 +107,10 @@ Piece<R> solve_node(MPI_Comm comm, const RowSplit& split, const std::vector<R>& 
   MPI_Comm_split(comm, left ? 0 : 1, me, &child);
   std::vector<Piece<R>> mine;
   const int mid = split.first[pm];
-  mine.push_back(left ? solve_node<D>(child, split, d, e, p0, pm, mid - lo, f, tune)
-                      : solve_node<D>(child, split, d, e, pm, p1, hi - mid, f, tune));
+  mine.push_back(left ? solve_node<D>(child, split, d, e, p0, pm, 0, mid - lo, f, tune)
+                      : solve_node<D>(child, split, d, e, pm, p1, 0, hi - mid, f, tune));
   MPI_Comm_free(&child);
-  return merge<D>(comm, std::move(mine), lo, mid, hi, e[mid - 1], nout, factor_for, tune);
+  return merge<D>(comm, std::move(mine), lo, mid, hi, e[mid - 1], first, nout, factor_for, tune);
 }
 
 }  // namespace
@@ -122,25 +126,26 @@ RowSplit split_rows(int n, int nranks, int min_leaf) {
 
 template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
-                            const std::vector<R>& e, int nev, const TuneParameters& tune) {
+                            const std::vector<R>& e, int first, int count,
+                            const TuneParameters& tune) {
   int me = 0;
   MPI_Comm_rank(comm, &me);
   MPI_Comm active;
   MPI_Comm_split(comm, me < split.active ? 0 : MPI_UNDEFINED, me, &active);
   if (active == MPI_COMM_NULL) return {};
   for (int r = 1; r < split.active; ++r) tear(d, e, split.first[r]);
-  Piece<R> p = solve_node<D>(active, split, d, e, 0, split.active, nev, 0, tune);
+  Piece<R> p = solve_node<D>(active, split, d, e, 0, split.active, first, count, 0, tune);
   MPI_Comm_free(&active);
   return p;
 }
 
 template Piece<float> divide_and_conquer<Device::host, float>(MPI_Comm, const RowSplit&,
                                                               std::vector<float>,
-                                                              const std::vector<float>&, int,
+                                                              const std::vector<float>&, int, int,
                                                               const TuneParameters&);
 template Piece<double> divide_and_conquer<Device::host, double>(MPI_Comm, const RowSplit&,
                                                                 std::vector<double>,
                                                                 const std::vector<double>&, int,
-                                                                const TuneParameters&);
+                                                                int, const TuneParameters&);
 
 }  // namespace tseig::dense::dc

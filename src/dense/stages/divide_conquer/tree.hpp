@@ -26,9 +26,11 @@ RowSplit split_rows(int n, int nranks, int min_leaf);
 
 /// Collective over comm (ranks as in split): eigenpairs of tridiag(e, d, e), d and e
 /// scaled to a max-norm ≤ 1 and identical on every rank. Returns this rank's rows of the
-/// eigenvectors of the nev smallest eigenvalues; `w` holds all eigenvalues on active ranks.
+/// eigenvectors of the eigenvalues first, …, first + count − 1 (0-based, ascending); `w`
+/// holds all eigenvalues on active ranks.
 template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
-                            const std::vector<R>& e, int nev, const TuneParameters& tune);
+                            const std::vector<R>& e, int first, int count,
+                            const TuneParameters& tune);
 
 }  // namespace tseig::dense::dc
