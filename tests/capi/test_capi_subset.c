@@ -119,6 +119,48 @@ static void test_ranges(char t, const char* solver, const layout_t* l) {
   expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
 }
 
+/* The generalized problem H z = lambda S z with an index range: found, the pencil's
+ * eigenvalues il..iu, residuals and S-orthogonality of the returned vectors. */
+static void test_generalized(char t, const layout_t* l) {
+  const int il = 3, iu = 8, want = iu - il + 1;
+  double complex* H = full_matrix(N, h_entry, is_complex(t));
+  double complex* S = full_matrix(N, s_entry, is_complex(t));
+  double ref[N], w[N];
+  lapack_eigenvalues(H, S, N, ref);
+  tseig_handle_t* h = make_handle(l);
+  void *a = alloc_local(t, l), *b = alloc_local(t, l), *q = alloc_local(t, l);
+  void* ev = calloc(N, sizeof(double));
+  fill_local(a, t, l, h_entry);
+  fill_local(b, t, l, s_entry);
+  expect(h, tseig_set_int(h, "il", il), TSEIG_OK, "set il");
+  expect(h, tseig_set_int(h, "iu", iu), TSEIG_OK, "set iu");
+  int err = t == 'd' ? tseig_generalized_eigenvectors_d(h, a, b, ev, q, 0)
+                     : tseig_generalized_eigenvectors_z(h, a, b, ev, q, 0);
+  expect(h, err, TSEIG_OK, "generalized index range");
+  int found = -1;
+  expect(h, tseig_get_int(h, "found", &found), TSEIG_OK, "get found");
+  CHECK(found == want, "%c generalized: found %d, want %d", t, found, want);
+  if (found == want) {
+    to_double(ev, t, found, w);
+    const double scale = fmax(fabs(ref[0]), fabs(ref[N - 1]));
+    for (int k = 0; k < found; ++k)
+      CHECK(fabs(w[k] - ref[il - 1 + k]) <= tolerance(t) * scale,
+            "%c generalized: eigenvalue %d: %.12g vs %.12g", t, k, w[k], ref[il - 1 + k]);
+    double complex* Z = gather_full(q, t, l, MPI_COMM_WORLD);
+    double res = residual(H, S, Z, w, N, found), orth = orthogonality(S, Z, N, found);
+    CHECK(res <= tolerance(t), "%c generalized: residual %.3g", t, res);
+    CHECK(orth <= tolerance(t), "%c generalized: S-orthogonality %.3g", t, orth);
+    free(Z);
+  }
+  expect(h, tseig_destroy(h), TSEIG_OK, "destroy");
+  free(H);
+  free(S);
+  free(a);
+  free(b);
+  free(q);
+  free(ev);
+}
+
 /* validation_count_checked: 1 for a range from the lowest eigenvalue, 0 above it. */
 static void test_count_checked(const layout_t* l) {
   tseig_handle_t* h = make_handle(l);
@@ -220,6 +262,8 @@ int main(int argc, char** argv) {
   for (int k = 0; k < 4; ++k) test_ranges("dfzc"[k], "auto", &l);
   const char* solvers[] = {"one_stage", "two_stage", "scalapack"};
   for (int k = 0; k < 3; ++k) test_ranges(k == 1 ? 'z' : 'd', solvers[k], &l);
+  test_generalized('d', &l);
+  test_generalized('z', &l);
   test_count_checked(&l);
 
   int total = 0;
