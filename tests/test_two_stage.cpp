@@ -124,7 +124,9 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
       SCOPED_TRACE("N=" + std::to_string(n) + " b=" + std::to_string(b) +
                    " group=" + std::to_string(group));
       const std::vector<T> band = random_band<T>(n, b, 7 * n + b);
-      dense::BandReflectors<T> q = dense::bulge_chase(band, n, b, MPI_COMM_WORLD);
+      // Each rank keeps the reflectors its chunk of the chase made; all of them here.
+      const dense::BandReflectors<T> q = dense::reflectors_for_rows(
+          dense::bulge_chase(band, n, b, MPI_COMM_WORLD), MPI_COMM_WORLD, 0, n);
       std::vector<T> tri(static_cast<std::size_t>(n) * n, T(0));
       for (int i = 0; i < n; ++i) {
         tri[i + static_cast<std::size_t>(i) * n] = q.d[i];
@@ -145,27 +147,42 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
     }
 }
 
+// Stage 4 distributed: rows over process rows (each applies the steps that start in its
+// rows and trades halo rows with its neighbours), columns over process columns. Small
+// sweep blocks k make the halo (b + k − 1 rows) small enough for every process row of
+// the test grids to take part.
 TYPED_TEST(TwoStageTest, DistributedBackTransformMatchesOneRank) {
   using T = TypeParam;
-  const int n = 77, b = 6;
-  const dense::BandReflectors<T> q =
-      dense::bulge_chase(random_band<T>(n, b, 5), n, b, MPI_COMM_WORLD);
-  for (const Grid& grid : test_grids())
-    for (int nev : {1, 20, n}) {
-      SCOPED_TRACE(shape_name(grid) + " nev=" + std::to_string(nev));
-      DistMatrix<T> Z(grid, n, nev + 3, 4);
-      generate::random_general(Z, 2);
-      const std::vector<T> before = Z.gather(0);
-      dense::backtransform_band<Device::host>(q, Z, nev, TuneParameters{});
-      const std::vector<T> after = Z.gather(0);
-      if (grid.rank() != 0) continue;
-      std::vector<T> ref = before;
-      dense::backtransform_band(q, ref.data(), n, nev, b);
-      double err = 0;
-      for (std::size_t k = 0; k < ref.size(); ++k)
-        err = std::max(err, double(std::abs(ref[k] - after[k])));
-      EXPECT_LE(err, accuracy_tolerance<T>(n)) << "columns beyond nev must stay, the others match";
-    }
+  for (auto [n, b] : {std::pair{77, 6}, std::pair{301, 8}}) {
+    const dense::BandReflectors<T> q =
+        dense::bulge_chase(random_band<T>(n, b, 5), n, b, MPI_COMM_WORLD);
+    const dense::BandReflectors<T> all = dense::reflectors_for_rows(q, MPI_COMM_WORLD, 0, n);
+    std::vector<Grid> grids = test_grids();
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 2) grids.emplace_back(MPI_COMM_WORLD, size, 1);  // a pipeline over > 2 process rows
+    for (const Grid& grid : grids)
+      for (int k : {2, 5, 256})
+        for (int nev : {1, 20, n}) {
+          SCOPED_TRACE(shape_name(grid) + " N=" + std::to_string(n) + " b=" + std::to_string(b) +
+                       " k=" + std::to_string(k) + " nev=" + std::to_string(nev));
+          DistMatrix<T> Z(grid, n, nev + 3, 4);
+          generate::random_general(Z, 2);
+          const std::vector<T> before = Z.gather(0);
+          TuneParameters tune;
+          tune.band_sweeps_per_pass = k;
+          dense::backtransform_band<Device::host>(q, Z, nev, tune);
+          const std::vector<T> after = Z.gather(0);
+          if (grid.rank() != 0) continue;
+          std::vector<T> ref = before;
+          dense::backtransform_band(all, ref.data(), n, nev, b);
+          double err = 0;
+          for (std::size_t i = 0; i < ref.size(); ++i)
+            err = std::max(err, double(std::abs(ref[i] - after[i])));
+          EXPECT_LE(err, accuracy_tolerance<T>(n))
+              << "columns beyond nev must stay, the others match";
+        }
+  }
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, Wanted& wanted, int ban
   });
   if (Z && wanted.count > 0) {
     const int nev = wanted.count;
-    timed(times, Stage::backtransform_band, [&] { backtransform_band<D>(q, *Z, nev, tune); });
+    timed(times, Stage::backtransform_band,
+          [&] { backtransform_band<D>(std::move(q), *Z, nev, tune); });
     timed(times, Stage::backtransform_full,
           [&] { backtransform_householder<D>(A, tau, b, *Z, nev, tune); });
   }

@@ -15,17 +15,19 @@ namespace tseig::dense {
 template <class T>
 void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, int group);
 
-/// Collective over Z's grid: Z(:, 0:nev) ← Q·Z(:, 0:nev). The columns are spread over
-/// all ranks (every rank holds the reflectors), so no rank waits for another;
-/// tune.band_sweeps_per_pass sweeps run down the columns together.
+/// Collective over Z's grid: Z(:, 0:nev) ← Q·Z(:, 0:nev), with `chased` as bulge_chase
+/// leaves the reflectors (each rank those of its chunk; consumed: freed once they have
+/// moved). Columns are split over process columns and rows over process rows; each
+/// process row receives only the reflectors of its rows and exchanges halos of
+/// b + tune.band_sweeps_per_pass − 1 rows with its neighbours in the process column.
 template <Device D, class T>
-void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
+void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                         const TuneParameters& tune);
 
 // Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
-#define TSEIG_EXTERN(T)                                     \
-  extern template void backtransform_band<Device::host, T>( \
-      const BandReflectors<T>&, DistMatrix<T>&, int, const TuneParameters&);
+#define TSEIG_EXTERN(T)                                                                            \
+  extern template void backtransform_band<Device::host, T>(BandReflectors<T>, DistMatrix<T>&, int, \
+                                                           const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
 #undef TSEIG_EXTERN
 

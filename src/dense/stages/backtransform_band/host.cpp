@@ -8,46 +8,84 @@
 #include "dense/stages/backtransform_band/api.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
+#include "core/collectives.hpp"
 #include "core/instantiate.hpp"
+#include "core/mpi_types.hpp"
 #include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
+#include "dense/stages/backtransform_band/row_panels.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
+namespace {
 
+// Rows [row0, row0 + rows) of `cols` columns, W columns per stripe, row by row (the last
+// stripe padded with zero columns): the kernel's working copy.
 template <class T>
-void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, int group) {
-  const int n = q.n, b = q.b, sweeps = n - 1;
-  if (sweeps <= 0 || ncols <= 0) return;
-  const int k = std::max(2, group);
-  constexpr int W = stripe_width<T>();
-  const int nstripes = (ncols + W - 1) / W;
-  // Stripes: W columns each, row by row (the last one padded with zero columns).
-  std::vector<T> S(static_cast<std::size_t>(nstripes) * n * W, T(0));
-  auto stripe = [&](int st) { return S.data() + static_cast<std::size_t>(st) * n * W; };
-  for (int c = 0; c < ncols; ++c)
-    for (int i = 0; i < n; ++i)
-      stripe(c / W)[static_cast<std::size_t>(i) * W + c % W] =
-          X[i + static_cast<std::size_t>(c) * ldx];
+class Stripes {
+ public:
+  static constexpr int W = stripe_width<T>();
+  Stripes(int row0, int rows, int cols)
+      : row0_(row0),
+        rows_(rows),
+        cols_(cols),
+        count_((cols + W - 1) / W),
+        data_(static_cast<std::size_t>(count_) * rows * W, T(0)) {}
+  int count() const { return count_; }
+  // All rows of every stripe, as exchange_panels sees them (row0 at row 0).
+  T* data() { return data_.data(); }
+  PanelStorage storage() const { return {rows_, W}; }
+  // Row `row` (global) of stripe st.
+  T* at(int st, int row) {
+    return data_.data() + (static_cast<std::size_t>(st) * rows_ + (row - row0_)) * W;
+  }
+  // Rows [row0, row0 + nrows) ← X's or → X (column-major, leading dimension ldx).
+  void load(const T* X, int ldx, int nrows) {
+    for (int c = 0; c < cols_; ++c)
+      for (int i = 0; i < nrows; ++i)
+        at(c / W, row0_ + i)[c % W] = X[i + static_cast<std::size_t>(c) * ldx];
+  }
+  void store(T* X, int ldx, int nrows) {
+    for (int c = 0; c < cols_; ++c)
+      for (int i = 0; i < nrows; ++i)
+        X[i + static_cast<std::size_t>(c) * ldx] = at(c / W, row0_ + i)[c % W];
+  }
+  // Rows [row, row + nrows) of every stripe, packed into / unpacked from buf.
+  void pack(int row, int nrows, T* buf) {
+    for (int st = 0; st < count_; ++st) buf = std::copy_n(at(st, row), nrows * W, buf);
+  }
+  void unpack(int row, int nrows, const T* buf) {
+    for (int st = 0; st < count_; ++st, buf += nrows * W) std::copy_n(buf, nrows * W, at(st, row));
+  }
 
-  // The groups of one block of sweeps, padded to a common window once, used by all
-  // stripes. Group g holds G reflectors at pv[g.v + k·slot], k = 0..G−1, reflector k
-  // starting k rows below the group's first row (zeros where it does not reach).
-  constexpr int G = reflector_group_size<T>();
-  struct Group {
-    int row, len, count;
-    T tau[G], s[G * G];
-    std::size_t v;
-  };
-  std::vector<Group> groups;
-  std::vector<T> pv;
-  auto reflector = [&](int s, int j) { return &q.v[q.index(s, j) * static_cast<std::size_t>(b)]; };
-  const std::size_t slot = static_cast<std::size_t>(b) + G - 1;
-  for (int s0 = ((sweeps - 1) / k) * k; s0 >= 0; s0 -= k) {
-    const int s1 = std::min(s0 + k, sweeps);
-    groups.clear();
-    pv.clear();
+ private:
+  int row0_, rows_, cols_, count_;
+  std::vector<T> data_;
+};
+
+// The reflectors of one block of sweeps [s0, s1) whose steps start (row s0 + 1 + j·b) in
+// [lo, hi), in groups padded to a common window once and applied to every stripe. Group
+// g holds G reflectors at pv[g.v + k·slot], k = 0..G−1, reflector k starting k rows below
+// the group's first row (zeros where it does not reach).
+template <class T>
+class BlockGroups {
+ public:
+  static constexpr int G = reflector_group_size<T>();
+  explicit BlockGroups(int b) : slot_(static_cast<std::size_t>(b) + G - 1) {}
+
+  void build(const BandReflectors<T>& q, int s0, int s1, int lo, int hi) {
+    groups_.clear();
+    pv_.clear();
+    const int b = q.b;
+    auto reflector = [&](int s, int j) {
+      return &q.v[q.index(s, j) * static_cast<std::size_t>(b)];
+    };
     for (int j = 0; j < q.steps(s0); ++j) {
+      const int first_row = q.row(s0, j);
+      if (first_row < lo) continue;
+      if (first_row >= hi) break;
       int kg = 0;  // steps(s) decreases with s: the sweeps with a step j are a prefix
       while (s0 + kg < s1 && q.steps(s0 + kg) > j) ++kg;
       // (s, j) before (s−1, j): groups from the last sweep of the block; reflector k of
@@ -57,11 +95,12 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
         g.count = std::min(G, i + 1);
         const int first = s0 + i - g.count + 1;
         g.row = q.row(first, j);
-        g.v = pv.size();
-        pv.resize(g.v + G * slot, T(0));
+        g.v = pv_.size();
+        pv_.resize(g.v + G * slot_, T(0));
         for (int r = 0; r < g.count; ++r) {
           const int l = q.length(first + r, j);
-          std::copy(reflector(first + r, j), reflector(first + r, j) + l, &pv[g.v + r * slot + r]);
+          std::copy(reflector(first + r, j), reflector(first + r, j) + l,
+                    &pv_[g.v + r * slot_ + r]);
           g.tau[r] = q.tau[q.index(first + r, j)];
           g.len = std::max(g.len, r + l);
         }
@@ -69,47 +108,136 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
           for (int c = r + 1; c < g.count; ++c) {
             T d = 0;
             for (int t = c; t < g.len; ++t)
-              d += conj_if_complex(pv[g.v + r * slot + t]) * pv[g.v + c * slot + t];
+              d += conj_if_complex(pv_[g.v + r * slot_ + t]) * pv_[g.v + c * slot_ + t];
             g.s[r * G + c] = d;
           }
-        groups.push_back(g);
+        groups_.push_back(g);
       }
     }
-    for (int st = 0; st < nstripes; ++st) {
-      T* St = stripe(st);
-      for (const Group& g : groups)
-        apply_reflector_group(&pv[g.v], slot, g.tau, g.s, g.count, g.len,
-                              St + static_cast<std::size_t>(g.row) * W);
-    }
   }
-  for (int c = 0; c < ncols; ++c)
-    for (int i = 0; i < n; ++i)
-      X[i + static_cast<std::size_t>(c) * ldx] =
-          stripe(c / W)[static_cast<std::size_t>(i) * W + c % W];
+
+  void apply(Stripes<T>& S) const {
+    for (int st = 0; st < S.count(); ++st)
+      for (const Group& g : groups_)
+        apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+  }
+
+ private:
+  struct Group {
+    int row, len, count;
+    T tau[G], s[G * G];
+    std::size_t v;
+  };
+  std::size_t slot_;
+  std::vector<Group> groups_;
+  std::vector<T> pv_;
+};
+
+// The first sweep of each block of k, from the last block to the first.
+int last_block_start(int sweeps, int k) {
+  return ((sweeps - 1) / k) * k;
 }
 
+// Stage 4's rows per process row: row i meets the reflectors of the i sweeps above it, so
+// the work above row x grows like x² and cuts at n·√(r/P) balance it. Every range but the
+// last holds at least `halo` rows, so a step crosses at most one boundary; fewer process
+// rows take part when the matrix is too small (the others hold no rows).
+std::vector<int> row_cuts(int n, int halo, int nprow) {
+  for (int p = nprow; p > 1; --p) {
+    std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
+    for (int r = 0; r <= p; ++r)
+      cut[r] = static_cast<int>(std::lround(n * std::sqrt(static_cast<double>(r) / p)));
+    bool wide = true;
+    for (int r = 0; r + 1 < p; ++r) wide = wide && cut[r + 1] - cut[r] >= halo;
+    if (wide) return cut;
+  }
+  std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
+  cut[0] = 0;
+  return cut;
+}
+
+}  // namespace
+
+template <class T>
+void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, int group) {
+  const int n = q.n, sweeps = n - 1;
+  if (sweeps <= 0 || ncols <= 0) return;
+  const int k = std::max(2, group);
+  Stripes<T> S(0, n, ncols);
+  S.load(X, ldx, n);
+  BlockGroups<T> blocks(q.b);
+  for (int s0 = last_block_start(sweeps, k); s0 >= 0; s0 -= k) {
+    blocks.build(q, s0, std::min(s0 + k, sweeps), 0, n);
+    blocks.apply(S);
+  }
+  S.store(X, ldx, n);
+}
+
+// Process row r applies the steps that start in its rows [lo, hi) to its columns of
+// them, plus the `halo` rows below that those steps reach. Per block of sweeps, in the
+// order the reflectors must be applied: the rows above applied their steps (which reach
+// into my first rows: received), the rows below sent my halo as their last block left it;
+// I apply mine, send the halo down and my first rows up. A pipeline: process row r works
+// on a block while r + 1 works on the one before.
 template <Device D, class T>
-void backtransform_band(const BandReflectors<T>& q, DistMatrix<T>& Z, int nev,
+void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                         const TuneParameters& tune) {
   const Grid& g = Z.grid();
-  const int n = Z.m(), p = g.size();
+  const int n = Z.m(), sweeps = n - 1;
   if (n <= 1 || nev <= 0) return;
-  // Whole columns, one contiguous chunk per rank.
-  Grid line(g.comm(), 1, p);
-  const int chunk = (nev + p - 1) / p;
-  DistMatrix<T> X(line, n, nev, n, chunk);
-  X.copy_from(Z, nev);
-  // The kernel's stripes are this rank's alone; an allocation that fails there must
-  // still reach the other ranks before the copy back.
-  collectively(g.comm(), [&] {
-    backtransform_band(q, X.data(), X.lld(), X.local_cols(), tune.band_sweeps_per_pass);
+  const int k = std::max(2, tune.band_sweeps_per_pass);
+  const int halo = std::min(n, chased.b + k - 1);
+  RowPanels layout{row_cuts(n, halo, g.nprow()), std::vector<int>(g.npcol() + 1)};
+  for (int c = 0; c <= g.npcol(); ++c)
+    layout.col_cut[c] = static_cast<int>(static_cast<long>(nev) * c / g.npcol());
+  const int me = g.myrow(), lo = layout.row_cut[me], hi = layout.row_cut[me + 1];
+  const bool mine = hi > lo;
+  const bool up = mine && me > 0, down = mine && hi < n;
+  const int ext = std::min(n, hi + halo);  // my rows and the halo below them
+  const BandReflectors<T> q =
+      reflectors_for_rows(chased, g.comm(), lo, mine ? std::min(n, hi + k - 1) : lo);
+  chased = {};
+  const int cols = layout.cols(g.mycol());
+  std::optional<Stripes<T>> S;
+  std::vector<T> buf;
+  const int top = std::min(halo, hi - lo), below = ext - hi;
+  allocate_collectively(g.comm(), [&] {
+    S.emplace(lo, ext - lo, cols);
+    buf.resize(static_cast<std::size_t>(S->count()) * std::max(top, below) * Stripes<T>::W);
   });
-  Z.copy_from(X, nev);
+  exchange_panels(Z, layout, S->data(), S->storage(), true);
+  // The steps run on this rank alone between the transfers; a failed allocation there
+  // must still reach the other ranks.
+  collectively(g.comm(), [&] {
+    if (!mine || cols == 0) return;
+    const MPI_Comm col = g.col_comm();
+    const MPI_Datatype type = mpi_type<T>();
+    auto send = [&](int row, int nrows, int peer) {
+      S->pack(row, nrows, buf.data());
+      MPI_Send(buf.data(), S->count() * nrows * Stripes<T>::W, type, peer, 0, col);
+    };
+    auto receive = [&](int row, int nrows, int peer) {
+      MPI_Recv(buf.data(), S->count() * nrows * Stripes<T>::W, type, peer, 0, col,
+               MPI_STATUS_IGNORE);
+      S->unpack(row, nrows, buf.data());
+    };
+    if (up) send(lo, top, me - 1);  // the halo of the rows above, before any block
+    BlockGroups<T> blocks(q.b);
+    for (int s0 = last_block_start(sweeps, k); s0 >= 0; s0 -= k) {
+      if (up) receive(lo, top, me - 1);
+      if (down) receive(hi, below, me + 1);
+      blocks.build(q, s0, std::min(s0 + k, sweeps), lo, hi);
+      blocks.apply(*S);
+      if (down) send(hi, below, me + 1);
+      if (up && s0 > 0) send(lo, top, me - 1);
+    }
+  });
+  exchange_panels(Z, layout, S->data(), S->storage(), false);
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                       \
-  template void backtransform_band(const BandReflectors<T>&, T*, int, int, int);                   \
-  template void backtransform_band<Device::host, T>(const BandReflectors<T>&, DistMatrix<T>&, int, \
+#define TSEIG_INSTANTIATE(T)                                                                \
+  template void backtransform_band(const BandReflectors<T>&, T*, int, int, int);            \
+  template void backtransform_band<Device::host, T>(BandReflectors<T>, DistMatrix<T>&, int, \
                                                     const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "tseig/types.hpp"
@@ -15,28 +16,66 @@ namespace tseig::dense {
 /// has steps j = 0, 1, …, steps(s)−1; reflector (s, j) acts on rows r = s+1+j·b to
 /// r+len−1, len = min(b, n−r), as H = I − tau·v·vᴴ with v(0) = 1. With Q = the product of
 /// all H in generation order (s ascending, then j ascending), band = Q·tridiag·Qᴴ.
+/// A rank holds the reflectors whose first row r lies in [row_lo, row_hi) (all of them
+/// for [0, n)), so that no rank needs all N²/2 entries; d and e are whole everywhere.
 template <class T>
 struct BandReflectors {
   int n = 0, b = 1;
+  int row_lo = 0, row_hi = 0;  ///< rows of the reflectors held
   std::vector<real_t<T>> d, e;
-  std::vector<T> v;                 ///< reflector (s, j) at v[(first(s) + j)·b], b slots
-  std::vector<T> tau;               ///< reflector (s, j) at tau[first(s) + j]
-  std::vector<std::size_t> first_;  ///< index of reflector (s, 0)
+  std::vector<T> v;                 ///< reflector (s, j) at v[index(s, j)·b], b slots
+  std::vector<T> tau;               ///< reflector (s, j) at tau[index(s, j)]
+  std::vector<std::size_t> first_;  ///< index of reflector (s, j_begin(s))
 
   int steps(int s) const { return (n - 1 - s + b - 1) / b; }
   int row(int s, int j) const { return s + 1 + j * b; }
   int length(int s, int j) const { return std::min(b, n - row(s, j)); }
-  std::size_t index(int s, int j) const { return first_[static_cast<std::size_t>(s)] + j; }
+  /// The steps of sweep s whose first row lies in [lo, hi): [first, second).
+  std::pair<int, int> steps_in(int s, int lo, int hi) const {
+    // ⌈(row − s − 1)/b⌉ clamped to [0, steps]; a negative distance clamps to 0 however
+    // the division rounds it.
+    auto first_at = [&](int row) { return std::clamp((row - s - 1 + b - 1) / b, 0, steps(s)); };
+    const int j0 = first_at(lo);
+    return {j0, std::max(j0, first_at(hi))};
+  }
+  /// The steps of sweep s held here: [j_begin(s), j_end(s)).
+  int j_begin(int s) const { return steps_in(s, row_lo, row_hi).first; }
+  int j_end(int s) const { return steps_in(s, row_lo, row_hi).second; }
+  bool holds(int s, int j) const { return j >= j_begin(s) && j < j_end(s); }
+  std::size_t index(int s, int j) const {
+    return first_[static_cast<std::size_t>(s)] + static_cast<std::size_t>(j - j_begin(s));
+  }
+  /// Sizes the storage for the reflectors of rows [lo, hi) (none without keep: d and e only).
+  void reserve_rows(int n_, int b_, int lo, int hi, bool keep) {
+    n = n_;
+    b = b_;
+    row_lo = lo;
+    row_hi = std::max(lo, hi);
+    first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));
+    std::size_t count = 0;
+    for (int s = 0; s + 1 < n; ++s) {
+      first_[static_cast<std::size_t>(s)] = count;
+      count += static_cast<std::size_t>(j_end(s) - j_begin(s));
+    }
+    tau.assign(keep ? count : 0, T(0));
+    v.assign(keep ? count * static_cast<std::size_t>(b) : 0, T(0));
+  }
 };
 
 /// Collective over comm. Band in LAPACK 'L' layout with leading dimension b+1 (lower
 /// triangle, b subdiagonals) of the n×n Hermitian matrix, the same on every rank. The
 /// columns are split into contiguous chunks, one per rank, and the sweeps run through
 /// them as a pipeline: neighbours exchange only the 2b columns around their common edge.
-/// Every rank receives the whole result; without keep_reflectors only d and e (v and
-/// tau stay empty: eigenvalues only).
+/// Every rank receives d and e; with keep_reflectors each keeps the reflectors its chunk
+/// made (rows [row_lo, row_hi); reflectors_for_rows moves them to where they are used).
 template <class T>
 BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm comm,
                               bool keep_reflectors = true);
+
+/// Collective over comm: the reflectors of rows [lo, hi) (each rank its own range) from
+/// the ranks holding them in `mine` (every reflector held by exactly one rank, as
+/// bulge_chase leaves them). [0, n) gathers all of them.
+template <class T>
+BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm comm, int lo, int hi);
 
 }  // namespace tseig::dense

@@ -94,7 +94,8 @@ class BandWork {
 };
 
 // Step (s, j): reflector from column c of the bulge, then both-sided and right updates.
-// The reflector goes to out.v/out.tau when they hold all of them, else to scratch.
+// The reflector goes to out.v/out.tau when they are kept (this rank's rows), else to
+// scratch.
 template <class T>
 void chase_step(BandWork<T>& w, BandReflectors<T>& out, int s, int j, std::vector<T>& y,
                 std::vector<T>& scratch) {
@@ -160,18 +161,9 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
   std::optional<BandWork<T>> work;
   std::vector<T> scratch, y;
   allocate_collectively(comm, [&] {
+    out.reserve_rows(n, b, lo, hi, keep_reflectors);
     out.d.assign(static_cast<std::size_t>(n), 0);
     out.e.assign(static_cast<std::size_t>(std::max(n - 1, 0)), 0);
-    out.first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));
-    std::size_t count = 0;
-    for (int s = 0; s + 1 < n; ++s) {
-      out.first_[static_cast<std::size_t>(s)] = count;
-      count += static_cast<std::size_t>(out.steps(s));
-    }
-    if (keep_reflectors) {
-      out.tau.assign(count, T(0));
-      out.v.assign(count * static_cast<std::size_t>(b), T(0));
-    }
     scratch.resize(static_cast<std::size_t>(b));
     y.reserve(static_cast<std::size_t>(b));
     if (rank < active) work.emplace(band, n, b, has_left ? lo - b : lo, has_right ? hi + b : hi);
@@ -232,11 +224,6 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     using R = real_t<T>;
     MPI_Allreduce(MPI_IN_PLACE, out.d.data(), n, mpi_type<R>(), MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, out.e.data(), std::max(n - 1, 0), mpi_type<R>(), MPI_SUM, comm);
-    // Every rank's steps wrote only their own reflectors; the others are zero.
-    sum_in_pieces(comm, out.v.data(), out.v.size());
-    if (keep_reflectors)
-      MPI_Allreduce(MPI_IN_PLACE, out.tau.data(), static_cast<int>(out.tau.size()), mpi_type<T>(),
-                    MPI_SUM, comm);
   }
   return out;
 }
