@@ -50,3 +50,8 @@ struct TSEIG_API StageTimes {
 };
 
 }  // namespace tseig
+
+/// The stage running now on the calling thread (its to_string name), or null outside
+/// every stage. For profilers: the MPI counting layer (tools/comm_profile) attributes each
+/// MPI call to it.
+extern "C" TSEIG_API const char* tseig_current_stage(void);

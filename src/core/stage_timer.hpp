@@ -8,16 +8,24 @@
 
 namespace tseig {
 
+/// Sets the stage tseig_current_stage() reports; returns the one it replaces.
+const char* set_current_stage(const char* name);
+
 class StageTimer {
  public:
-  StageTimer(StageTimes& times, Stage stage) : times_(times), stage_(stage) {}
-  ~StageTimer() { times_.add(stage_, MPI_Wtime() - start_); }
+  StageTimer(StageTimes& times, Stage stage)
+      : times_(times), stage_(stage), outer_(set_current_stage(to_string(stage))) {}
+  ~StageTimer() {
+    times_.add(stage_, MPI_Wtime() - start_);
+    set_current_stage(outer_);
+  }
   StageTimer(const StageTimer&) = delete;
   StageTimer& operator=(const StageTimer&) = delete;
 
  private:
   StageTimes& times_;
   Stage stage_;
+  const char* outer_;  // the enclosing stage, current again when this one ends
   double start_ = MPI_Wtime();
 };
 

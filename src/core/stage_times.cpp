@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "core/stage_timer.hpp"
+
 namespace tseig {
 
 namespace {
@@ -81,3 +83,19 @@ double StageTimes::get(const std::string& name) const {
 }
 
 }  // namespace tseig
+
+namespace {
+thread_local const char* current_stage = nullptr;
+}
+
+namespace tseig {
+const char* set_current_stage(const char* name) {
+  const char* outer = current_stage;
+  current_stage = name;
+  return outer;
+}
+}  // namespace tseig
+
+const char* tseig_current_stage(void) {
+  return current_stage;
+}
