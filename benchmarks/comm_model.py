@@ -203,7 +203,7 @@ def backtransform_band(g, k=256):
     column: per block of k sweeps a process row sends its halo (b + k - 1 rows, or what is
     left below it) down and its first min(halo, rows) rows up (once more before the first
     block, once less after the last), as stripes of 128 bytes per row."""
-    c = C().small(g.P, 4)         # 3 allocate_collectively + collectively
+    c = C().small(g.P, 3)         # 2 allocate_collectively + collectively
     c.coll(g.P, 4, INT).coll(g.P, 1, 8)
     if g.n <= 1 or g.nev <= 0:
         return c
@@ -212,20 +212,19 @@ def backtransform_band(g, k=256):
     cut = row_cuts(n, halo, g.pr)
     need = [reflectors_in(n, b, cut[r], min(n, cut[r + 1] + k - 1)) if cut[r + 1] > cut[r] else 0
             for r in range(g.pr)]
-    if g.P > 1:
-        ccut = chunk_cuts(n, b, g.P)
-        held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
-        wanted = [math.ceil((cut[r + 1] - cut[r] + k - 1) / b) for r in range(g.pr)]
-        per_sweep = max(max(held) * g.pc, max(wanted), 1)
-        budget = (64 << 20) // ((b + 1) * g.s)
-        rounds = math.ceil((n - 1) / min(max(budget // per_sweep, 1), n - 1))
-        c.small(g.P, rounds)
-        c.v[2] += g.P * rounds
-        c.v[3] += sum(need) * g.pc * (b + 1) * g.s
-        for _ in range(2):
-            c.small(g.P)
-            c.v[2] += g.P
-            c.v[3] += n * g.nev * g.s
+    ccut = chunk_cuts(n, b, g.P)
+    held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
+    wanted = [math.ceil((cut[r + 1] - cut[r] + k - 1) / b) for r in range(g.pr)]
+    per_sweep = max(max(held) * g.pc, max(wanted), 1)
+    budget = (64 << 20) // ((b + 1) * g.s)
+    rounds = math.ceil((n - 1) / min(max(budget // per_sweep, 1), n - 1))
+    c.small(g.P, rounds)
+    c.v[2] += g.P * rounds
+    c.v[3] += sum(need) * g.pc * (b + 1) * g.s
+    for _ in range(2):
+        c.small(g.P)
+        c.v[2] += g.P
+        c.v[3] += n * g.nev * g.s
     blocks = math.ceil((n - 1) / k)
     for q in range(g.pc):
         cols = g.nev * (q + 1) // g.pc - g.nev * q // g.pc
