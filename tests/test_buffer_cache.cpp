@@ -26,12 +26,33 @@ TEST_F(BufferCache, LargeBlocksAreKeptAndReused) {
   EXPECT_EQ(q, p);
   EXPECT_EQ(cached_memory_bytes(), 0u);
   cache_free(q);
-  void* r = cache_allocate(MiB);  // the kept block is over twice the size: a new one
-  EXPECT_NE(r, p);
-  cache_free(r);
-  EXPECT_EQ(cached_memory_bytes(), 5 * MiB);
   release_cached_memory();
   EXPECT_EQ(cached_memory_bytes(), 0u);
+}
+
+TEST_F(BufferCache, AMissReturnsKeptBlocksFirst) {
+  void* a = cache_allocate(2 * MiB);
+  void* b = cache_allocate(3 * MiB);
+  void* c = cache_allocate(8 * MiB);
+  cache_free(a);
+  cache_free(b);
+  cache_free(c);
+  EXPECT_EQ(cached_memory_bytes(), 13 * MiB);
+  // 20 MiB: no kept block fits, so kept blocks (smallest first) of at least as many bytes
+  // go back to the system before it is allocated: the footprint does not grow.
+  void* d = cache_allocate(20 * MiB);
+  EXPECT_EQ(cached_memory_bytes(), 0u);
+  cache_free(d);
+  void* e = cache_allocate(MiB);  // 20 MiB kept, over twice the size: it is returned
+  EXPECT_EQ(cached_memory_bytes(), 0u);
+  cache_free(e);
+  void* f = cache_allocate(4 * MiB);  // 1 MiB kept, too small: returned, then allocated
+  EXPECT_EQ(cached_memory_bytes(), 0u);
+  void* g = cache_allocate(3 * MiB);  // nothing kept: a plain allocation
+  EXPECT_NE(g, f);
+  cache_free(f);
+  cache_free(g);
+  EXPECT_EQ(cached_memory_bytes(), 7 * MiB);
 }
 
 TEST_F(BufferCache, SmallBlocksAreNotKept) {

@@ -2,7 +2,9 @@
 // tseig keeps the large work arrays of its divide & conquer after a solve and hands them
 // out again on the next one: first touch of fresh memory makes the kernel zero every page
 // (about 1 GB/s on virtual machines, 20× slower than reusing memory), which a code that
-// solves thousands of times would otherwise pay on every call. Environment variable
+// solves thousands of times would otherwise pay on every call. Kept blocks do not raise
+// the peak: an allocation they cannot serve first returns at least as many kept bytes to
+// the system. Environment variable
 // TSEIG_CACHE_MB caps the memory kept (default: a quarter of the physical memory;
 // 0 keeps nothing).
 

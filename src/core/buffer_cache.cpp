@@ -58,6 +58,19 @@ void* cache_allocate(std::size_t bytes) {
       return p;
     }
   }
+  {
+    // A miss returns at least as many kept bytes to the system first, smallest blocks
+    // first: kept blocks then never raise the peak footprint, only lower first-touch cost.
+    std::lock_guard<std::mutex> guard(c.lock);
+    for (std::size_t freed = 0; freed < bytes && !c.kept.empty();) {
+      auto first = c.kept.begin();
+      freed += first->first;
+      c.kept_bytes -= first->first;
+      c.size_of.erase(first->second);
+      std::free(first->second);
+      c.kept.erase(first);
+    }
+  }
   void* p = std::malloc(bytes);
   if (!p) {
     release_cached_memory();  // kept blocks of the wrong size may be what is missing

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/buffer_cache.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
@@ -62,7 +63,7 @@ class Stripes {
 
  private:
   int row0_, rows_, cols_, count_;
-  std::vector<T> data_;
+  cached_vector<T> data_;
 };
 
 // The reflectors of one block of sweeps [s0, s1) whose steps start (row s0 + 1 + j·b) in
@@ -199,7 +200,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   chased = {};
   const int cols = layout.cols(g.mycol());
   std::optional<Stripes<T>> S;
-  std::vector<T> buf;
+  cached_vector<T> buf;
   const int top = std::min(halo, hi - lo), below = ext - hi;
   allocate_collectively(g.comm(), [&] {
     S.emplace(lo, ext - lo, cols);

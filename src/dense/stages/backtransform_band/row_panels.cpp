@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/buffer_cache.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
@@ -32,7 +33,7 @@ void exchange_panels(DistMatrix<T>& Z, const RowPanels& layout, T* panel, PanelS
   const int chunk = static_cast<int>(
       std::clamp(per_rank * size / std::max(Z.m(), 1), 64L, static_cast<long>(std::max(ncols, 1))));
   std::vector<int> zcount(size), pcount(size), zdispl(size), pdispl(size);
-  std::vector<T> zbuf, pbuf;
+  cached_vector<T> zbuf, pbuf;  // reuse blocks the divide & conquer kept
   const MPI_Datatype type = mpi_type<T>();
   for (int c0 = 0; c0 < ncols; c0 += chunk) {
     const int c1 = std::min(ncols, c0 + chunk);

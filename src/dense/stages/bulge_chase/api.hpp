@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/buffer_cache.hpp"
 #include "tseig/types.hpp"
 
 namespace tseig::dense {
@@ -23,8 +24,9 @@ struct BandReflectors {
   int n = 0, b = 1;
   int row_lo = 0, row_hi = 0;  ///< rows of the reflectors held
   std::vector<real_t<T>> d, e;
-  std::vector<T> v;                 ///< reflector (s, j) at v[index(s, j)·b], b slots
-  std::vector<T> tau;               ///< reflector (s, j) at tau[index(s, j)]
+  // Cached: stage 4 reuses the blocks the divide & conquer kept, and vice versa.
+  cached_vector<T> v;               ///< reflector (s, j) at v[index(s, j)·b], b slots
+  cached_vector<T> tau;             ///< reflector (s, j) at tau[index(s, j)]
   std::vector<std::size_t> first_;  ///< index of reflector (s, j_begin(s))
 
   int steps(int s) const { return (n - 1 - s + b - 1) / b; }

@@ -60,7 +60,7 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   MPI_Type_contiguous(b + 1, mpi_type<T>(), &unit);
   MPI_Type_commit(&unit);
   std::vector<int> scount(size), sdispl(size), rcount(size), rdispl(size);
-  std::vector<T> sbuf, rbuf;
+  cached_vector<T> sbuf, rbuf;
   for (int s0 = 0; s0 < sweeps; s0 += round) {
     const int s1 = std::min(s0 + round, sweeps);
     for (int q = 0, at = 0, rat = 0; q < size; ++q) {
