@@ -1,12 +1,16 @@
 // Matrix Market I/O: exact round trips, hand-written files of every kind, and
-// io_errors that reach every rank.
+// io_errors that reach every rank; files read in many rounds and written in many
+// panels (core/matrix_market_stream.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 
+#include "core/matrix_market_stream.hpp"
 #include "test_util.hpp"
 
 namespace tseig {
@@ -45,8 +49,8 @@ std::vector<std::string> file_lines(const std::string& path) {
   return lines;
 }
 
-// Reads `path` on every test grid and compares the gathered matrix with `expected`
-// (column-major rows×cols) exactly.
+// Reads `path` on every test grid, in one round and in rounds of 2 entries, and
+// compares the gathered matrix with `expected` (column-major rows×cols) exactly.
 template <class T>
 void expect_reads_as(const std::string& path, int rows, int cols, const std::vector<T>& expected) {
   for (const Grid& g : test::test_grids())
@@ -58,6 +62,10 @@ void expect_reads_as(const std::string& path, int rows, int cols, const std::vec
       auto full = A.gather();
       if (is_root()) {
         EXPECT_EQ(full, expected) << test::shape_name(g) << " nb " << nb;
+      }
+      full = matrix_market::read_in_rounds<T>(g, path, nb, 2).gather();
+      if (is_root()) {
+        EXPECT_EQ(full, expected) << test::shape_name(g) << " nb " << nb << " in rounds of 2";
       }
     }
 }
@@ -276,6 +284,168 @@ TYPED_TEST(MatrixMarket, ErrorsReachEveryRank) {
     expect_error(ErrorCode::io_error, "cannot open",
                  [&] { matrix_market::write(A, "/nonexistent_dir/x.mtx"); });
   }
+}
+
+// An exactly printable value that differs at every (i, j), complex when T is.
+template <class T>
+T value_at(int i, int j) {
+  if constexpr (is_complex_v<T>)
+    return T(0.5 * (i - 2 * j), 0.25 * (i + j + 1));
+  else
+    return T(0.5 * (i - 2 * j) + 0.25);
+}
+
+template <class T>
+std::string value_text(T v) {
+  std::ostringstream out;
+  if constexpr (is_complex_v<T>)
+    out << v.real() << " " << v.imag();
+  else
+    out << v;
+  return out.str();
+}
+
+// "%%MatrixMarket matrix <format> real|complex <symmetry>", the size line and the lines.
+template <class T>
+std::string mm_text(const std::string& format, const std::string& symmetry, const std::string& size,
+                    const std::vector<std::string>& lines) {
+  std::string text = "%%MatrixMarket matrix " + format +
+                     (is_complex_v<T> ? " complex " : " real ") + symmetry + "\n" + size + "\n";
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+// Reads `path` in rounds of 1, 7 and stream_entries entries on every test grid with
+// blocks that do not divide the size, and compares with `expected` exactly.
+template <class T>
+void expect_rounds_read_as(const std::string& path, int n, int m, const std::vector<T>& expected) {
+  for (const Grid& g : test::test_grids())
+    for (int nb : {2, 5})
+      for (long round : {1L, 7L, matrix_market::stream_entries}) {
+        auto full = matrix_market::read_in_rounds<T>(g, path, nb, round).gather();
+        if (is_root()) {
+          EXPECT_EQ(full.size(), static_cast<std::size_t>(n) * m);
+          EXPECT_EQ(full, expected)
+              << test::shape_name(g) << " nb " << nb << " rounds of " << round;
+        }
+      }
+}
+
+TYPED_TEST(MatrixMarket, CoordinateEntriesInAnyOrderOverManyRounds) {
+  using T = TypeParam;
+  const int rows = 23, cols = 17;
+  std::vector<T> expected(rows * cols, T(0));
+  std::vector<std::string> lines;
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i)
+      if ((7 * i + 3 * j) % 4 != 0) {  // some entries are not listed: they read as zero
+        expected[i + j * rows] = value_at<T>(i, j);
+        lines.push_back(std::to_string(i + 1) + " " + std::to_string(j + 1) + " " +
+                        value_text(value_at<T>(i, j)));
+      }
+  std::shuffle(lines.begin(), lines.end(), std::mt19937(3));
+  std::string path = write_text(
+      "shuffled",
+      mm_text<T>("coordinate", "general", "23 17 " + std::to_string(lines.size()), lines));
+  expect_rounds_read_as<T>(path, rows, cols, expected);
+  remove_file(path);
+}
+
+// The mirror image of each entry may belong to another rank than the entry: symmetric,
+// hermitian and skew-symmetric files, coordinate (shuffled) and array, on every grid.
+TYPED_TEST(MatrixMarket, SymmetricKindsExpandOverManyRounds) {
+  using T = TypeParam;
+  const int n = 13;
+  std::vector<std::string> kinds = {"symmetric", "skew-symmetric"};
+  if constexpr (is_complex_v<T>) kinds.push_back("hermitian");
+  for (const std::string& kind : kinds) {
+    const int skip = kind == "skew-symmetric" ? 1 : 0;
+    std::vector<T> expected(n * n, T(0));
+    std::vector<std::string> listed, values;
+    for (int j = 0; j < n; ++j)
+      for (int i = j + skip; i < n; ++i) {
+        T v = value_at<T>(i, j);
+        if (kind == "hermitian" && i == j) v = T(std::real(v));
+        expected[i + j * n] = v;
+        expected[j + i * n] = kind == "symmetric"   ? v
+                              : kind == "hermitian" ? conj_if_complex(v)
+                                                    : -v;
+        listed.push_back(std::to_string(i + 1) + " " + std::to_string(j + 1) + " " + value_text(v));
+        values.push_back(value_text(v));
+      }
+    std::shuffle(listed.begin(), listed.end(), std::mt19937(11));
+    std::string coordinate = write_text(
+        "coord_" + kind,
+        mm_text<T>("coordinate", kind, "13 13 " + std::to_string(listed.size()), listed));
+    std::string array = write_text("array_" + kind, mm_text<T>("array", kind, "13 13", values));
+    SCOPED_TRACE(kind);
+    expect_rounds_read_as<T>(coordinate, n, n, expected);
+    expect_rounds_read_as<T>(array, n, n, expected);
+    remove_file(coordinate);
+    remove_file(array);
+  }
+}
+
+// An error far into a file read in many rounds, after entries went out to every rank,
+// is the same io_error on every rank.
+TYPED_TEST(MatrixMarket, ErrorsLateInALongFileReachEveryRank) {
+  using T = TypeParam;
+  const int entries = 1000;
+  auto entry = [](int k) {
+    return std::to_string(k % 40 + 1) + " " + std::to_string(k / 40 + 1) + " " + value_text(T(k));
+  };
+  struct Case {
+    const char* name;
+    int declared, listed, broken_at;  // broken_at: the entry replaced by `broken`, or -1
+    const char* broken;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"late_bad_value", entries, entries, 600, "1 1 x", ":603: 'x' is not"},
+      {"late_bad_index", entries, entries, 900, "41 1 1", ":903: index (41, 1) is outside"},
+      {"late_too_few", entries + 1, entries, -1, "", ":1002: expected 1001 entries, found 1000"},
+      {"late_too_many", entries - 1, entries, -1, "", ":1002: more entries than the 999"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> lines;
+    for (int k = 0; k < c.listed; ++k) lines.push_back(k == c.broken_at ? c.broken : entry(k));
+    if constexpr (is_complex_v<T>)
+      if (c.broken_at >= 0) lines[c.broken_at] += " 0";
+    std::string path = write_text(
+        c.name, mm_text<T>("coordinate", "general", "40 40 " + std::to_string(c.declared), lines));
+    for (const Grid& g : test::test_grids())
+      for (long round : {16L, matrix_market::stream_entries})
+        expect_error(ErrorCode::io_error, path + c.message,
+                     [&] { matrix_market::read_in_rounds<T>(g, path, 3, round); });
+    remove_file(path);
+  }
+}
+
+// Panels of 1 and 2 columns give the same file as one panel, and it reads back exactly.
+TYPED_TEST(MatrixMarket, WriteInPanelsRoundTrip) {
+  using T = TypeParam;
+  const std::string whole = temp_path("whole"), panels = temp_path("panels");
+  for (const Grid& g : test::test_grids())
+    for (bool symmetric : {false, true}) {
+      const int m = 13, n = symmetric ? 13 : 19;
+      DistMatrix<T> A(g, m, n, 2, 3);
+      if (symmetric)
+        generate::random_hermitian(A, 8);
+      else
+        generate::random_general(A, 7);
+      matrix_market::write(A, whole, symmetric);
+      for (long panel_entries : {1L, 2L * m + 1}) {
+        matrix_market::write_in_panels(A, panels, symmetric, panel_entries);
+        if (is_root()) {
+          EXPECT_EQ(file_lines(panels), file_lines(whole))
+              << test::shape_name(g) << " panels of " << panel_entries << " entries";
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+      }
+      expect_reads_as<T>(panels, m, n, A.gather());
+    }
+  remove_file(whole);
+  remove_file(panels);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
 // Matrix Market I/O for distributed dense matrices (array and coordinate formats;
-// real/complex; general/symmetric/hermitian). Rank 0 does the file access; the
-// matrix is distributed with DistMatrix::scatter / gathered with gather.
+// real/complex; general/symmetric/hermitian). Rank 0 does the file access but never
+// holds the whole matrix: read() sends the parsed entries to their owners in rounds of
+// bounded size and write() gathers bounded column panels, so that the largest matrix is
+// set by the memory of the grid, not of rank 0.
 #include <string>
 
 #include "tseig/export.hpp"

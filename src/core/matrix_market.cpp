@@ -1,11 +1,16 @@
-// Matrix Market I/O. Rank 0 of the grid does all file access: it parses the whole file
-// into a full column-major array and DistMatrix::scatter distributes it (so rank 0
-// needs memory for the full matrix); write() gathers to rank 0 the same way. Parse
-// errors are agreed on collectively so that every rank throws the same io_error.
+// Matrix Market I/O. Rank 0 of the grid does all file access, but no rank ever holds
+// the whole matrix, so that its size is bounded by the grid's memory and not by rank
+// 0's: read() parses entries into one bucket per owning rank and, whenever
+// stream_entries are buffered and at the end of the file, sends them out in one
+// collective round; write() gathers and prints column panels of about stream_entries
+// elements. Parse and write errors are agreed on collectively, so that every rank
+// throws the same io_error and none is left waiting in a round.
 #include "tseig/matrix_market.hpp"
 
 #include "core/instantiate.hpp"
 #include "core/matrix_market_banner.hpp"
+#include "core/matrix_market_stream.hpp"
+#include "core/mpi_types.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string_view>
 
 #include "tseig/error.hpp"
@@ -163,79 +170,216 @@ FileHeader parse_header(LineReader& in) {
   return file;
 }
 
-// Reads the entries after the header into a full column-major rows×cols array,
-// expanding symmetric, hermitian and skew-symmetric storage.
+// The entries after the header, one at a time in file order (rank 0 only).
 template <class T>
-std::vector<T> read_entries(LineReader& in, const FileHeader& file) {
-  using R = real_t<T>;
-  const Header& h = file.header;
-  const long rows = h.rows;
-  const std::size_t nvalues = file.pattern ? 0 : (h.complex ? 2 : 1);
-  const char* value_syntax = file.pattern ? "" : (h.complex ? " real imaginary" : " value");
-  // Symmetric kinds list only the lower triangle (skew: strictly lower) of an array.
-  const long skip = h.symmetry == Symmetry::skew_symmetric ? 1 : 0;
-  const bool triangle = h.symmetry != Symmetry::general;
-  const long expected = h.coordinate ? h.entries
-                        : triangle   ? (rows - skip) * (rows - skip + 1) / 2
-                                     : rows * h.cols;
-  // Each entry line holds `tokens` tokens of at least one byte plus a separator. Checked
-  // before allocating, so that a tiny file cannot demand a huge array (found by fuzzing).
-  const long long tokens = static_cast<long long>(nvalues) + (h.coordinate ? 2 : 0);
-  if (const long long bytes = in.size(); bytes >= 0 && expected > (bytes + 1) / (2 * tokens))
-    in.fail("the header declares " + std::to_string(expected) + " entries, more than the " +
-            std::to_string(bytes) + "-byte file can hold");
-  std::vector<T> full(static_cast<std::size_t>(rows) * h.cols, T{});
+class EntryReader {
+ public:
+  // Checks the declared entry count against the file's length: each entry line holds
+  // `tokens` tokens of at least one byte plus a separator. Done before the matrix is
+  // allocated, so that a tiny file cannot demand a huge array (found by fuzzing).
+  EntryReader(LineReader& in, const FileHeader& file)
+      : in_(in),
+        h_(file.header),
+        nvalues_(file.pattern ? 0 : (h_.complex ? 2 : 1)),
+        value_syntax_(file.pattern ? "" : (h_.complex ? " real imaginary" : " value")),
+        skip_(h_.symmetry == Symmetry::skew_symmetric ? 1 : 0),
+        triangle_(h_.symmetry != Symmetry::general),
+        row_(triangle_ ? skip_ : 0) {
+    const long rows = h_.rows;
+    expected_ = h_.coordinate ? h_.entries
+                : triangle_   ? (rows - skip_) * (rows - skip_ + 1) / 2
+                              : rows * h_.cols;
+    const long long tokens = static_cast<long long>(nvalues_) + (h_.coordinate ? 2 : 0);
+    if (const long long bytes = in.size(); bytes >= 0 && expected_ > (bytes + 1) / (2 * tokens))
+      in.fail("the header declares " + std::to_string(expected_) + " entries, more than the " +
+              std::to_string(bytes) + "-byte file can hold");
+  }
 
-  auto store = [&](long i, long j, T v) {
-    full[i + j * rows] = v;
-    if (i == j) return;
-    T& mirror = full[j + i * rows];
-    if (h.symmetry == Symmetry::symmetric) mirror = v;
-    if (h.symmetry == Symmetry::hermitian) mirror = conj_if_complex(v);
-    if (h.symmetry == Symmetry::skew_symmetric) mirror = -v;
-  };
-  auto value = [&](const Tokens& t, std::size_t first) -> T {
-    if (nvalues == 0) return T(1);
-    R re = to_real<R>(t[first], in);
+  // Parses the next entry into 0-based (i, j) and v; false once all are read and the
+  // file is checked to list no more.
+  bool next(long& i, long& j, T& v) {
+    if (count_ == expected_) {
+      if (in_.next(t_))
+        in_.fail("more entries than the " + std::to_string(expected_) + " declared");
+      return false;
+    }
+    if (h_.coordinate)
+      coordinate(i, j, v);
+    else
+      array(i, j, v);
+    ++count_;
+    return true;
+  }
+
+ private:
+  void coordinate(long& i, long& j, T& v) {
+    if (!in_.next(t_))
+      in_.fail("expected " + std::to_string(expected_) + " entries, found " +
+               std::to_string(count_));
+    if (t_.size() != 2 + nvalues_)
+      in_.fail(std::string("expected 'row column") + value_syntax_ + "'");
+    long long row = to_integer(t_[0], in_), col = to_integer(t_[1], in_);
+    if (row < 1 || row > h_.rows || col < 1 || col > h_.cols)
+      in_.fail("index (" + std::string(t_[0]) + ", " + std::string(t_[1]) + ") is outside the " +
+               std::to_string(h_.rows) + "x" + std::to_string(h_.cols) +
+               " matrix (indices are 1-based)");
+    if (h_.symmetry == Symmetry::skew_symmetric && row == col)
+      in_.fail("a skew-symmetric file lists no diagonal entries");
+    i = static_cast<long>(row - 1);
+    j = static_cast<long>(col - 1);
+    v = value(2);
+  }
+
+  // Column-major, the lower triangle of symmetric kinds.
+  void array(long& i, long& j, T& v) {
+    if (!in_.next(t_))
+      in_.fail("expected " + std::to_string(expected_) + " values, found " +
+               std::to_string(count_));
+    if (t_.size() != nvalues_)
+      in_.fail(std::string("expected one value per line:") + value_syntax_);
+    while (row_ == h_.rows) {  // the column is done
+      ++col_;
+      row_ = triangle_ ? col_ + skip_ : 0;
+    }
+    i = row_++;
+    j = col_;
+    v = value(0);
+  }
+
+  T value(std::size_t first) const {
+    using R = real_t<T>;
+    if (nvalues_ == 0) return T(1);
+    R re = to_real<R>(t_[first], in_);
     if constexpr (is_complex_v<T>)
-      return nvalues == 2 ? T(re, to_real<R>(t[first + 1], in)) : T(re);
+      return nvalues_ == 2 ? T(re, to_real<R>(t_[first + 1], in_)) : T(re);
     else
       return re;
-  };
-
-  Tokens t;
-  long count = 0;
-  if (h.coordinate) {
-    for (; count < expected; ++count) {
-      if (!in.next(t))
-        in.fail("expected " + std::to_string(expected) + " entries, found " +
-                std::to_string(count));
-      if (t.size() != 2 + nvalues)
-        in.fail(std::string("expected 'row column") + value_syntax + "'");
-      long long i = to_integer(t[0], in), j = to_integer(t[1], in);
-      if (i < 1 || i > rows || j < 1 || j > h.cols)
-        in.fail("index (" + std::string(t[0]) + ", " + std::string(t[1]) + ") is outside the " +
-                std::to_string(rows) + "x" + std::to_string(h.cols) +
-                " matrix (indices are 1-based)");
-      if (h.symmetry == Symmetry::skew_symmetric && i == j)
-        in.fail("a skew-symmetric file lists no diagonal entries");
-      store(static_cast<long>(i - 1), static_cast<long>(j - 1), value(t, 2));
-    }
-  } else {
-    // Column-major, the lower triangle of symmetric kinds.
-    // count < expected: a 0×N file lists nothing and must not loop over its N columns.
-    for (long j = 0; j < h.cols && count < expected; ++j)
-      for (long i = triangle ? j + skip : 0; i < rows; ++i, ++count) {
-        if (!in.next(t))
-          in.fail("expected " + std::to_string(expected) + " values, found " +
-                  std::to_string(count));
-        if (t.size() != nvalues)
-          in.fail(std::string("expected one value per line:") + value_syntax);
-        store(i, j, value(t, 0));
-      }
   }
-  if (in.next(t)) in.fail("more entries than the " + std::to_string(expected) + " declared");
-  return full;
+
+  LineReader& in_;
+  Header h_;
+  std::size_t nvalues_;
+  const char* value_syntax_;
+  long skip_;
+  bool triangle_;
+  long expected_ = 0, count_ = 0;
+  long row_, col_ = 0;  // the next array position
+  Tokens t_;
+};
+
+// A matrix element on its way to its owner: local position and value.
+template <class T>
+struct Placed {
+  int li, lj;
+  T value;
+};
+
+template <class T>
+using Buckets = std::vector<std::vector<Placed<T>>>;  // one per rank of the grid
+
+// Rank 0: parses entries into the buckets of their owners in A, with the mirror image
+// of each off-diagonal entry of a symmetric kind, until `limit` are buffered. True when
+// the file is done.
+template <class T>
+bool fill(EntryReader<T>& entries, const DistMatrix<T>& A, Symmetry symmetry, long limit,
+          Buckets<T>& buckets) {
+  long buffered = 0;
+  auto put = [&](long i, long j, T v) {
+    const int gi = static_cast<int>(i), gj = static_cast<int>(j);
+    buckets[A.grid().rank_of(A.row_owner(gi), A.col_owner(gj))].push_back(
+        {A.local_row(gi), A.local_col(gj), v});
+    ++buffered;
+  };
+  long i = 0, j = 0;
+  T v{};
+  while (buffered < limit) {
+    if (!entries.next(i, j, v)) return true;
+    put(i, j, v);
+    if (i == j || symmetry == Symmetry::general) continue;
+    put(j, i,
+        symmetry == Symmetry::symmetric   ? v
+        : symmetry == Symmetry::hermitian ? conj_if_complex(v)
+                                          : -v);
+  }
+  return false;
+}
+
+// Collective: one round of read(). Rank 0 sends every rank its bucket and whether this
+// is the last round (`last`, given on rank 0); each rank stores what it gets. Returns
+// `last` on every rank.
+template <class T>
+bool deliver(DistMatrix<T>& A, Buckets<T>& buckets, bool last) {
+  const Grid& g = A.grid();
+  std::vector<int> status, bytes, displs;  // status: {entries, last} per rank
+  std::vector<Placed<T>> packed;
+  for (const std::vector<Placed<T>>& bucket : buckets) {
+    status.insert(status.end(), {static_cast<int>(bucket.size()), last});
+    displs.push_back(static_cast<int>(packed.size() * sizeof(Placed<T>)));
+    bytes.push_back(static_cast<int>(bucket.size() * sizeof(Placed<T>)));
+    packed.insert(packed.end(), bucket.begin(), bucket.end());
+  }
+  int mine[2];
+  MPI_Scatter(status.data(), 2, MPI_INT, mine, 2, MPI_INT, 0, g.comm());
+  std::vector<Placed<T>> got(mine[0]);
+  MPI_Scatterv(packed.data(), bytes.data(), displs.data(), MPI_BYTE, got.data(),
+               static_cast<int>(got.size() * sizeof(Placed<T>)), MPI_BYTE, 0, g.comm());
+  for (const Placed<T>& e : got) A.local(e.li, e.lj) = e.value;
+  for (std::vector<Placed<T>>& bucket : buckets) bucket.clear();
+  return mine[1] != 0;
+}
+
+// Collective: columns [j0, j1) of A, column-major, into `panel` on rank 0 of the grid.
+// Every rank sends its local rows of those columns; `piece` and `received` are scratch.
+template <class T>
+void gather_panel(const DistMatrix<T>& A, int j0, int j1, std::vector<T>& piece,
+                  std::vector<T>& received, std::vector<T>& panel) {
+  const Grid& g = A.grid();
+  piece.clear();
+  for (int lj = A.local_cols_before(j0); lj < A.local_cols_before(j1); ++lj)
+    piece.insert(piece.end(), &A.local(0, lj), &A.local(0, lj) + A.local_rows());
+  // The pieces of process (pr, pc): its rows, its first column and its column count.
+  auto rows = [&](int pr) {
+    return block_cyclic::local_count(A.m(), A.mb(), pr, A.rsrc(), g.nprow());
+  };
+  auto first = [&](int pc, int j) {
+    return block_cyclic::local_count_below(j, A.nb(), pc, A.csrc(), g.npcol());
+  };
+  std::vector<int> counts(g.rank() == 0 ? g.size() : 0), displs(counts.size());
+  for (int pr = 0; pr < g.nprow() && g.rank() == 0; ++pr)
+    for (int pc = 0; pc < g.npcol(); ++pc)
+      counts[g.rank_of(pr, pc)] = rows(pr) * (first(pc, j1) - first(pc, j0));
+  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  MPI_Gatherv(piece.data(), static_cast<int>(piece.size()), mpi_type<T>(), received.data(),
+              counts.data(), displs.data(), mpi_type<T>(), 0, g.comm());
+  for (int pr = 0; pr < g.nprow() && g.rank() == 0; ++pr)
+    for (int pc = 0; pc < g.npcol(); ++pc) {
+      const T* src = received.data() + displs[g.rank_of(pr, pc)];
+      for (int lj = first(pc, j0); lj < first(pc, j1); ++lj) {
+        const long col = block_cyclic::global_index(lj, A.nb(), pc, A.csrc(), g.npcol()) - j0;
+        for (int li = 0; li < rows(pr); ++li, ++src)
+          panel[block_cyclic::global_index(li, A.mb(), pr, A.rsrc(), g.nprow()) + col * A.m()] =
+              *src;
+      }
+    }
+}
+
+// Prints columns [j0, j1) from `panel` (column-major, m rows) as array-format lines,
+// only the lower triangle when `symmetric`.
+template <class T>
+void print_panel(std::FILE* f, const std::vector<T>& panel, long m, int j0, int j1,
+                 bool symmetric) {
+  using R = real_t<T>;
+  // max_digits10 significant digits (17 double, 9 float) make the round trip exact.
+  const int precision = std::numeric_limits<R>::max_digits10 - 1;
+  for (long j = j0; j < j1; ++j)
+    for (long i = symmetric ? j : 0; i < m; ++i) {
+      T v = panel[i + (j - j0) * m];
+      if constexpr (is_complex_v<T>)
+        std::fprintf(f, "%.*e %.*e\n", precision, static_cast<double>(v.real()), precision,
+                     static_cast<double>(v.imag()));
+      else
+        std::fprintf(f, "%.*e\n", precision, static_cast<double>(v));
+    }
 }
 
 void broadcast(Header& h, MPI_Comm comm) {
@@ -264,64 +408,94 @@ Header read_header(const Grid& grid, const std::string& path) {
 }
 
 template <class T>
-DistMatrix<T> read(const Grid& grid, const std::string& path, int nb) {
+DistMatrix<T> read_in_rounds(const Grid& grid, const std::string& path, int nb,
+                             long round_entries) {
   raise_if_any(grid.comm(), nb < 1, ErrorCode::invalid_argument,
                "matrix_market::read: block size " + std::to_string(nb) + " must be >= 1");
+  const bool root = grid.rank() == 0;
+  std::optional<LineReader> in;
+  std::optional<EntryReader<T>> entries;
   Header h;
-  std::vector<T> full;
   collectively(grid.comm(), [&] {
-    if (grid.rank() != 0) return;
-    LineReader in(path);
-    FileHeader file = parse_header(in);
+    if (!root) return;
+    in.emplace(path);
+    FileHeader file = parse_header(*in);
     if (file.header.complex && !is_complex_v<T>)
       throw Error(ErrorCode::io_error, "Matrix Market file " + path +
                                            ":1: a complex matrix cannot be read into a real "
                                            "type; read it as std::complex");
-    full = read_entries<T>(in, file);
+    entries.emplace(*in, file);
     h = file.header;
   });
   broadcast(h, grid.comm());
-  DistMatrix<T> A(grid, h.rows, h.cols, nb);
-  A.scatter(full.data(), 0);
+  DistMatrix<T> A(grid, h.rows, h.cols, nb);  // zero-filled: what no entry lists is zero
+  // Every rank takes part in every round, so that an error found while parsing reaches
+  // all of them (collectively) instead of leaving some waiting for entries.
+  Buckets<T> buckets(root ? grid.size() : 0);
+  for (bool last = false; !last;) {
+    collectively(grid.comm(), [&] {
+      if (root) last = fill(*entries, A, h.symmetry, round_entries, buckets);
+    });
+    last = deliver(A, buckets, last);
+  }
   return A;
 }
 
 template <class T>
-void write(const DistMatrix<T>& A, const std::string& path, bool symmetric) {
-  using R = real_t<T>;
+DistMatrix<T> read(const Grid& grid, const std::string& path, int nb) {
+  return read_in_rounds<T>(grid, path, nb, stream_entries);
+}
+
+template <class T>
+void write_in_panels(const DistMatrix<T>& A, const std::string& path, bool symmetric,
+                     long panel_entries) {
   const Grid& grid = A.grid();
   raise_if_any(grid.comm(), symmetric && A.m() != A.n(), ErrorCode::invalid_argument,
                "matrix_market::write: a symmetric file needs a square matrix, not " +
                    std::to_string(A.m()) + "x" + std::to_string(A.n()));
-  std::vector<T> full = A.gather(0);
+  const bool root = grid.rank() == 0;
+  const long m = A.m();
+  const int width = static_cast<int>(
+      std::clamp(panel_entries / std::max(1L, m), 1L, std::max(1L, static_cast<long>(A.n()))));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(nullptr, std::fclose);
+  std::vector<T> piece, received, panel;
+  // The file is opened (and the panels allocated) before the first panel: a failure
+  // here reaches every rank before any of them waits in a gather.
   collectively(grid.comm(), [&] {
-    if (grid.rank() != 0) return;
-    std::FILE* f = std::fopen(path.c_str(), "w");
+    piece.reserve(static_cast<std::size_t>(A.local_rows()) * std::min(A.local_cols(), width));
+    if (!root) return;
+    received.resize(static_cast<std::size_t>(m) * width);
+    panel.resize(received.size());
+    f.reset(std::fopen(path.c_str(), "w"));
     if (!f) throw Error(ErrorCode::io_error, "cannot open '" + path + "' for writing");
     const char* field = is_complex_v<T> ? "complex" : "real";
     const char* kind = !symmetric ? "general" : (is_complex_v<T> ? "hermitian" : "symmetric");
-    std::fprintf(f, "%%%%MatrixMarket matrix array %s %s\n%d %d\n", field, kind, A.m(), A.n());
-    // max_digits10 significant digits (17 double, 9 float) make the round trip exact.
-    const int precision = std::numeric_limits<R>::max_digits10 - 1;
-    const long m = A.m();
-    for (long j = 0; j < A.n(); ++j)
-      for (long i = symmetric ? j : 0; i < m; ++i) {
-        T v = full[i + j * m];
-        if constexpr (is_complex_v<T>)
-          std::fprintf(f, "%.*e %.*e\n", precision, static_cast<double>(v.real()), precision,
-                       static_cast<double>(v.imag()));
-        else
-          std::fprintf(f, "%.*e\n", precision, static_cast<double>(v));
-      }
-    bool failed = std::ferror(f) != 0;
-    failed = std::fclose(f) != 0 || failed;
+    std::fprintf(f.get(), "%%%%MatrixMarket matrix array %s %s\n%d %d\n", field, kind, A.m(),
+                 A.n());
+  });
+  for (int j0 = 0; j0 < A.n(); j0 += width) {
+    const int j1 = std::min(A.n(), j0 + width);
+    gather_panel(A, j0, j1, piece, received, panel);
+    if (root) print_panel(f.get(), panel, m, j0, j1, symmetric);
+  }
+  collectively(grid.comm(), [&] {
+    if (!root) return;
+    bool failed = std::ferror(f.get()) != 0;
+    failed = std::fclose(f.release()) != 0 || failed;
     if (failed) throw Error(ErrorCode::io_error, "error while writing '" + path + "'");
   });
 }
 
-#define TSEIG_INSTANTIATE(T)                                            \
-  template DistMatrix<T> read<T>(const Grid&, const std::string&, int); \
-  template void write<T>(const DistMatrix<T>&, const std::string&, bool);
+template <class T>
+void write(const DistMatrix<T>& A, const std::string& path, bool symmetric) {
+  write_in_panels(A, path, symmetric, stream_entries);
+}
+
+#define TSEIG_INSTANTIATE(T)                                                            \
+  template DistMatrix<T> read<T>(const Grid&, const std::string&, int);                 \
+  template DistMatrix<T> read_in_rounds<T>(const Grid&, const std::string&, int, long); \
+  template void write<T>(const DistMatrix<T>&, const std::string&, bool);               \
+  template void write_in_panels<T>(const DistMatrix<T>&, const std::string&, bool, long);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
