@@ -196,11 +196,11 @@ def backtransform_band(g, k=256):
     """stages/bulge_chase/reflectors_for_rows.cpp, then stages/backtransform_band/host.cpp.
     Process row r works on rows [lo, hi) (row_cuts: n*sqrt(r/pr)), its pc ranks each on
     nev/pc columns. reflectors_for_rows: Allgather (4 ints), allocate, Allreduce (1 long),
-    then rounds of sweeps (64 MiB per rank and round) of allocate + Alltoallv: every rank
+    then rounds of sweeps (16 MiB per rank and round) of allocate + Alltoallv: every rank
     of process row r receives the reflectors (b + 1 entries with tau) whose first row lies
-    in [lo, hi + k - 1). exchange_panels twice (allocate + Alltoallv of all N x nev
-    entries, own part included), one `collectively`. The pipeline down each process
-    column: per block of k sweeps a process row sends its halo (b + k - 1 rows, or what is
+    in [lo, hi + k - 1). exchange_panels twice (allocate + Alltoallv per chunk of columns
+    of 2^20 entries per rank: all N x nev entries, own part included), one `collectively`.
+    The pipeline down each process column: per block of k sweeps a process row sends its halo (b + k - 1 rows, or what is
     left below it) down and its first min(halo, rows) rows up (once more before the first
     block, once less after the last), as stripes of 128 bytes per row."""
     c = C().small(g.P, 3)         # 2 allocate_collectively + collectively
@@ -216,14 +216,15 @@ def backtransform_band(g, k=256):
     held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
     wanted = [math.ceil((cut[r + 1] - cut[r] + k - 1) / b) for r in range(g.pr)]
     per_sweep = max(max(held) * g.pc, max(wanted), 1)
-    budget = (64 << 20) // ((b + 1) * g.s)
+    budget = (16 << 20) // ((b + 1) * g.s)
     rounds = math.ceil((n - 1) / min(max(budget // per_sweep, 1), n - 1))
     c.small(g.P, rounds)
     c.v[2] += g.P * rounds
     c.v[3] += sum(need) * g.pc * (b + 1) * g.s
+    chunks = math.ceil(g.nev / min(max((1 << 20) * g.P // n, 64), g.nev))
     for _ in range(2):
-        c.small(g.P)
-        c.v[2] += g.P
+        c.small(g.P, chunks)
+        c.v[2] += g.P * chunks
         c.v[3] += n * g.nev * g.s
     blocks = math.ceil((n - 1) / k)
     for q in range(g.pc):

@@ -28,8 +28,8 @@ void exchange_panels(DistMatrix<T>& Z, const RowPanels& layout, T* panel, PanelS
   }
   for (int gi = layout.row_cut[my_r]; gi < layout.row_cut[my_r + 1]; ++gi)
     p_rows[Z.row_owner(gi)].push_back(gi - layout.row_cut[my_r]);
-  // Global columns per all-to-all: about 2²² entries per rank, the same on every rank.
-  const long per_rank = 1L << 22;
+  // Global columns per all-to-all: about 2²⁰ entries per rank, the same on every rank.
+  const long per_rank = 1L << 20;
   const int chunk = static_cast<int>(
       std::clamp(per_rank * size / std::max(Z.m(), 1), 64L, static_cast<long>(std::max(ncols, 1))));
   std::vector<int> zcount(size), pcount(size), zdispl(size), pdispl(size);

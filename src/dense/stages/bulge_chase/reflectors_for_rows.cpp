@@ -52,7 +52,7 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
     per_sweep = std::max({per_sweep, sent, received});
   }
   MPI_Allreduce(MPI_IN_PLACE, &per_sweep, 1, MPI_LONG, MPI_MAX, comm);
-  const long budget = (64L << 20) / (static_cast<long>(b + 1) * static_cast<long>(sizeof(T)));
+  const long budget = (16L << 20) / (static_cast<long>(b + 1) * static_cast<long>(sizeof(T)));
   const int round = static_cast<int>(std::clamp(budget / per_sweep, 1L, static_cast<long>(sweeps)));
 
   // A reflector travels as b + 1 entries: v, then tau.
