@@ -89,7 +89,7 @@ struct ValueRange {
 
 struct EigensolverOptions {
   Solver solver = Solver::automatic;
-  int nev = -1;        ///< number of lowest eigenpairs; -1 = all
+  int nev = -1;  ///< number of lowest eigenpairs; -1 = all
   /// A subset instead of the nev lowest (at most one of nev, index_range, value_range):
   /// the solve returns the selected eigenvalues in ascending order and their vectors in
   /// Z's first columns; the tridiagonal solve and the back-transforms cost in proportion
