@@ -1,7 +1,10 @@
 // Grid: shapes, rank order, row/column communicators, BLACS interoperability.
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include "core/blas/scalapack.hpp"
+#include "core/collectives.hpp"
 #include "test_util.hpp"
 
 namespace tseig::test {
@@ -131,6 +134,17 @@ TEST(Grid, SameAs) {
       EXPECT_FALSE(a.same_as(d));
     }
   }
+}
+
+// ranks_agree over the whole int range (the bits of −0.0f are INT_MIN): equal values
+// agree, a value differing on one rank does not, on every rank.
+TEST(Grid, RanksAgreeOverTheWholeIntRange) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  EXPECT_TRUE(ranks_agree(MPI_COMM_WORLD, {INT_MIN, INT_MAX, 0, -1}));
+  const bool differ = world_size() > 1;
+  EXPECT_EQ(ranks_agree(MPI_COMM_WORLD, {rank == 1 ? INT_MAX : INT_MIN, 7}), !differ);
+  EXPECT_EQ(ranks_agree(MPI_COMM_WORLD, {3, rank == 1 ? INT_MIN : 0}), !differ);
 }
 
 }  // namespace

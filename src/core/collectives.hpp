@@ -18,18 +18,19 @@
 namespace tseig {
 
 /// Collective over comm: true on every rank if all ranks passed the same values (one
-/// allreduce of max(x) and max(−x)), so that a mismatch can fail on every rank instead
-/// of hanging in a later collective.
+/// allreduce of max(x) and max(~x) = ~min(x); ~ rather than − because −INT_MIN overflows,
+/// and the bits of a float, −0.0 among them, are passed here), so that a mismatch can fail
+/// on every rank instead of hanging in a later collective.
 inline bool ranks_agree(MPI_Comm comm, const std::vector<int>& values) {
   std::vector<int> v;
   v.reserve(2 * values.size());
   for (int x : values) {
     v.push_back(x);
-    v.push_back(-x);
+    v.push_back(~x);
   }
   MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, comm);
   for (std::size_t k = 0; k < v.size(); k += 2)
-    if (v[k] != -v[k + 1]) return false;
+    if (v[k] != ~v[k + 1]) return false;
   return true;
 }
 
