@@ -1,5 +1,9 @@
+// Input checks in two passes over the local data: finiteness and the largest entry in
+// one streaming scan, then |A − Aᴴ| over block pairs brought together by mirror_blocks
+// (only the strictly upper blocks travel; no transposed copy of A is formed).
 #include "dense/check_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -7,58 +11,127 @@
 
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
-#include "dense/linalg/working_layout.hpp"
+#include "dense/mirror_blocks.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
 
 namespace {
-bool in_triangle(Triangle t, int gi, int gj) {
-  return t == Triangle::full || (t == Triangle::lower ? gi >= gj : gi <= gj);
+
+// The local rows of column lj that lie in `triangle` (local rows ascend with global ones).
+template <class T>
+std::pair<int, int> rows_in(const DistMatrix<T>& A, Triangle triangle, int lj) {
+  const int gj = A.global_col(lj);
+  if (triangle == Triangle::lower) return {A.local_rows_before(gj), A.local_rows()};
+  if (triangle == Triangle::upper) return {0, A.local_rows_before(gj + 1)};
+  return {0, A.local_rows()};
+}
+
+// Over the part of A in `triangle`: whether every entry is finite, and the largest
+// |real part| or |imaginary part| (a plain max/and reduction the compiler vectorizes).
+template <class T>
+std::pair<bool, real_t<T>> scan_components(const DistMatrix<T>& A, Triangle triangle) {
+  using R = real_t<T>;
+  constexpr int parts = is_complex_v<T> ? 2 : 1;
+  bool finite = true;
+  R biggest = 0;
+  for (int lj = 0; lj < A.local_cols(); ++lj) {
+    const auto [first, last] = rows_in(A, triangle, lj);
+    const R* x = reinterpret_cast<const R*>(&A.local(0, lj));
+    for (long k = long(first) * parts; k < long(last) * parts; ++k) {
+      const R a = std::abs(x[k]);
+      finite &= a <= std::numeric_limits<R>::max();
+      biggest = std::max(biggest, a);
+    }
+  }
+  return {finite, biggest};
+}
+
+// |x|² with x scaled by s (s = 1/max component keeps it from overflowing).
+template <class T>
+real_t<T> scaled_norm2(T x, real_t<T> s) {
+  const real_t<T> re = std::real(x) * s, im = std::imag(x) * s;
+  return re * re + im * im;
+}
+
+// max|A|: the largest component for real A; for complex A one more pass.
+template <class T>
+real_t<T> max_abs(const DistMatrix<T>& A, real_t<T> biggest) {
+  using R = real_t<T>;
+  if constexpr (!is_complex_v<T>) {
+    return biggest;
+  } else {
+    R m = 0;
+    const R s = biggest > 0 ? 1 / biggest : 1;
+    for (int lj = 0; lj < A.local_cols(); ++lj)
+      for (int li = 0; li < A.local_rows(); ++li) m = std::max(m, scaled_norm2(A.local(li, lj), s));
+    MPI_Allreduce(MPI_IN_PLACE, &m, 1, mpi_type<R>(), MPI_MAX, A.grid().comm());
+    return std::sqrt(m) * biggest;
+  }
+}
+
+// The 0-based position of a non-finite entry of `triangle` held here, "" if none.
+template <class T>
+std::string first_non_finite(const DistMatrix<T>& A, Triangle triangle) {
+  for (int lj = 0; lj < A.local_cols(); ++lj) {
+    const auto [first, last] = rows_in(A, triangle, lj);
+    for (int li = first; li < last; ++li) {
+      const T a = A.local(li, lj);
+      if (!(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
+        char text[64];
+        std::snprintf(text, sizeof text, "(%d, %d)", A.global_row(li), A.global_col(lj));
+        return text;
+      }
+    }
+  }
+  return "";
+}
+
+// Scans `triangle`; throws Error(not_finite) on every rank if an entry is NaN or Inf.
+// Returns the largest component over all ranks.
+template <class T>
+real_t<T> scan_finite(const DistMatrix<T>& A, Triangle triangle, const std::string& what) {
+  using R = real_t<T>;
+  auto [finite, biggest] = scan_components(A, triangle);
+  const std::string where = finite ? "" : first_non_finite(A, triangle);
+  raise_if_any(A.grid().comm(), !finite, ErrorCode::not_finite,
+               what + " has a NaN or Inf entry at 0-based position " + where);
+  MPI_Allreduce(MPI_IN_PLACE, &biggest, 1, mpi_type<R>(), MPI_MAX, A.grid().comm());
+  return biggest;
 }
 
 }  // namespace
 
 template <class T>
 void require_finite(const DistMatrix<T>& A, Triangle triangle, const std::string& what) {
-  std::string where;
-  for (int lj = 0; lj < A.local_cols() && where.empty(); ++lj)
-    for (int li = 0; li < A.local_rows(); ++li) {
-      const int gi = A.global_row(li), gj = A.global_col(lj);
-      const T a = A.local(li, lj);
-      if (in_triangle(triangle, gi, gj) &&
-          !(std::isfinite(std::real(a)) && std::isfinite(std::imag(a)))) {
-        char text[64];
-        std::snprintf(text, sizeof text, "(%d, %d)", gi, gj);
-        where = text;
-        break;
-      }
-    }
-  raise_if_any(A.grid().comm(), !where.empty(), ErrorCode::not_finite,
-               what + " has a NaN or Inf entry at 0-based position " + where);
+  scan_finite(A, triangle, what);
 }
 
 template <class T>
 void check_input(const DistMatrix<T>& A, Triangle triangle) {
   using R = real_t<T>;
-  require_finite(A, triangle, "input matrix");
+  const R biggest = scan_finite(A, triangle, "input matrix");
   if (triangle != Triangle::full) return;
 
-  const DistMatrix<T> C = conjugate_transpose(A);
-  R m[2] = {0, 0};  // max|A − Aᴴ|, max|A|
-  for (int lj = 0; lj < A.local_cols(); ++lj)
-    for (int li = 0; li < A.local_rows(); ++li) {
-      m[0] = std::max(m[0], std::abs(A.local(li, lj) - C.local(li, lj)));
-      m[1] = std::max(m[1], std::abs(A.local(li, lj)));
-    }
-  MPI_Allreduce(MPI_IN_PLACE, m, 2, mpi_type<R>(), MPI_MAX, A.grid().comm());
-  const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * m[1];
-  if (m[0] > tol) {
+  // max|A(i,j) − conj(A(j,i))|², scaled by 1/biggest.
+  const R s = biggest > 0 ? 1 / biggest : 1;
+  R defect = 0;
+  mirror_blocks(A, [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i)
+        defect = std::max(
+            defect,
+            scaled_norm2(A.local(li + i, lj + j) - conj_if_complex(U[j + long(i) * ldu]), s));
+  });
+  MPI_Allreduce(MPI_IN_PLACE, &defect, 1, mpi_type<R>(), MPI_MAX, A.grid().comm());
+  const R asymmetry = std::sqrt(defect) * biggest;
+  const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * max_abs(A, biggest);
+  if (asymmetry > tol) {
     char text[256];
     std::snprintf(text, sizeof text,
                   "input matrix is not %s: max|A - A^H| = %.3e > sqrt(eps)*max|A| = %.3e "
                   "(pass Triangle::lower or Triangle::upper to use one triangle only)",
-                  is_complex_v<T> ? "Hermitian" : "symmetric", static_cast<double>(m[0]),
+                  is_complex_v<T> ? "Hermitian" : "symmetric", static_cast<double>(asymmetry),
                   static_cast<double>(tol));
     throw Error(ErrorCode::not_hermitian, text);
   }
@@ -67,10 +140,12 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
 template <class T>
 void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
   if (triangle != Triangle::upper) return;
-  const DistMatrix<T> C = conjugate_transpose(A);
-  for (int lj = 0; lj < A.local_cols(); ++lj)
-    for (int li = 0; li < A.local_rows(); ++li)
-      if (A.global_row(li) > A.global_col(lj)) A.local(li, lj) = C.local(li, lj);
+  mirror_blocks(A, [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
+    const bool diagonal = A.global_row(li) == A.global_col(lj);
+    for (int j = 0; j < cols; ++j)
+      for (int i = diagonal ? j + 1 : 0; i < rows; ++i)
+        A.local(li + i, lj + j) = conj_if_complex(U[j + long(i) * ldu]);
+  });
 }
 
 #define TSEIG_INSTANTIATE(T)                                                        \
