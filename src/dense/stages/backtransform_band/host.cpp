@@ -117,10 +117,16 @@ class BlockGroups {
     }
   }
 
+  // Eight stripes at a time take every group: a group's reflectors (a few KiB) are then
+  // read from L1 eight times instead of the block's reflectors (MiBs) streaming from
+  // memory once per stripe; the stripes' windows stay in L2. 15-20 % faster stage 4
+  // than one stripe at a time (N = 4000, 2000 columns, one core).
   void apply(Stripes<T>& S) const {
-    for (int st = 0; st < S.count(); ++st)
+    constexpr int stripes_per_pass = 8;
+    for (int st0 = 0; st0 < S.count(); st0 += stripes_per_pass)
       for (const Group& g : groups_)
-        apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+        for (int st = st0; st < std::min(S.count(), st0 + stripes_per_pass); ++st)
+          apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
   }
 
  private:
