@@ -176,13 +176,21 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     BandWork<T>& w = *work;
     bool hold_left = false, hold_right = true;
     const MPI_Datatype type = mpi_type<T>();
+    // Zones leave by MPI_Isend: a blocking send of this size waits for the matching
+    // receive, which the neighbour posts only when it needs the zone again, so both ranks
+    // would take turns instead of working at once. The zone is not touched until it
+    // comes back, which waits for the send first.
+    MPI_Request sent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // left, right zone
     auto transfer = [&](bool send, int zone_cut, int peer) {
       T* buf = w.columns(zone_cut - b);
       const int cnt = w.count(zone_cut - b, zone_cut + b);
-      if (send)
-        MPI_Send(buf, cnt, type, peer, 0, comm);
-      else
+      MPI_Request& request = sent[zone_cut == lo ? 0 : 1];
+      if (send) {
+        MPI_Isend(buf, cnt, type, peer, 0, comm, &request);
+      } else {
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
         MPI_Recv(buf, cnt, type, peer, 0, comm, MPI_STATUS_IGNORE);
+      }
     };
     for (int s = 0; s + 1 < n; ++s) {
       if (!sweep_hits(s, b, n, lo, hi)) continue;
@@ -213,6 +221,7 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
         }
       }
     }
+    MPI_Waitall(2, sent, MPI_STATUSES_IGNORE);
     // Final values: my chunk, with the zone on my left (whose last holder is me).
     const int d0 = has_left ? lo - b : lo, d1 = has_right ? hi - b : n;
     for (int i = d0; i < d1; ++i) {
