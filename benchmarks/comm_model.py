@@ -19,10 +19,7 @@ bookkeeping helpers are counted too:
 Simplifications (stated where they are made): the divide & conquer depends on deflation,
 which depends on the input, not on the code: a fraction DEFLATION of each merge's rows is
 taken as deflated (0 is the upper bound; ~0.12 is what the random test matrices give at
-N = 1000..2000); PBLAS p?tran (check_input, a full-triangle input) is modelled by its data
-volume (every entry whose block changes owner is sent once), its message count by one
-message per block column per other process column in two phases (PB_Cptran's structure,
-not derived from tseig's code). The driver's own calls ("outside") are not modelled.
+N = 1000..2000). The driver's own calls ("outside") are not modelled.
 usage: comm_model.py compare DIR | predict --n N --np P1,P2,.. [--nb NB] [--b B] [--scalar d|z]
 """
 import argparse, glob, json, math, os, re, sys
@@ -93,21 +90,24 @@ def sum_over_grid(c, g, count, size):   # core/collectives.hpp: along rows, then
 
 
 # --- stages ----------------------------------------------------------------------------
-def check_input(g):
-    """dense/check_input.cpp, triangle = full: require_finite (1 raise_if_any), C = like(A)
-    (DistMatrix ctor: 2), PBLAS p?tran(A) -> C, Allreduce of max|A - A^H|, max|A| (2 reals)."""
-    c = C().small(g.P, 3).coll(g.P, 2, g.r)
-    if g.P == 1:
-        return c
+def check_input(g, round_entries=1 << 18):
+    """dense/check_input.cpp, triangle = full: scan_finite (raise_if_any + Allreduce of the
+    largest component), mirror_blocks (dense/mirror_blocks.hpp: per round of
+    max(1, round_entries*P/(nb*n)) block rows an allocate_collectively and one Alltoallv of
+    the strictly upper blocks whose block column is in the round), the Allreduce of the
+    defect and, complex only, of max|A|."""
+    c = C().small(g.P).coll(g.P, 1, g.r)
     nblk = math.ceil(g.n / g.nb)
-    L = g.pr * g.pc // math.gcd(g.pr, g.pc)
-    # block (I, J) of C comes from block (J, I) of A: local iff I = J mod lcm(pr, pc)
-    local = sum(numroc(g.n, g.nb, rho, L) ** 2 for rho in range(min(L, nblk)))
-    c.v[0] += 2 * nblk * (g.pc - 1)         # PB_Cptran message structure (see docstring)
-    c.v[1] += (g.n * g.n - local) * g.s
-    if g.pr == 1:   # one-row grid: PB_Cptran broadcasts the panels along the row as well
-        c.v[2] += g.P * 2 * nblk * (g.pc - 1)   # measured only for 1x2: assumed to scale so
-        c.v[3] += g.n * g.n * g.s * (g.pc - 1)
+    per_round = min(max(round_entries * g.P // (g.nb * g.n), 1), nblk)
+    for first in range(0, nblk, per_round):
+        sent = sum(min(g.nb, g.n - I * g.nb) * I * g.nb
+                   for I in range(first, min(nblk, first + per_round)))
+        c.small(g.P)
+        c.v[2] += g.P
+        c.v[3] += sent * g.s
+    c.coll(g.P, 1, g.r)
+    if g.s != g.r:
+        c.coll(g.P, 1, g.r)
     return c
 
 
