@@ -94,8 +94,8 @@ def check_input(g, round_entries=1 << 18):
     """dense/check_input.cpp, triangle = full: scan_finite (raise_if_any + Allreduce of the
     largest component), mirror_blocks (dense/mirror_blocks.hpp: per round of
     max(1, round_entries*P/(nb*n)) block rows an allocate_collectively and one Alltoallv of
-    the strictly upper blocks whose block column is in the round), the Allreduce of the
-    defect and, complex only, of max|A|."""
+    the strictly upper blocks whose block column is in the round) and one Allreduce of the
+    defect and max|A| (2 reals)."""
     c = C().small(g.P).coll(g.P, 1, g.r)
     nblk = math.ceil(g.n / g.nb)
     per_round = min(max(round_entries * g.P // (g.nb * g.n), 1), nblk)
@@ -105,9 +105,7 @@ def check_input(g, round_entries=1 << 18):
         c.small(g.P)
         c.v[2] += g.P
         c.v[3] += sent * g.s
-    c.coll(g.P, 1, g.r)
-    if g.s != g.r:
-        c.coll(g.P, 1, g.r)
+    c.coll(g.P, 2, g.r)
     return c
 
 

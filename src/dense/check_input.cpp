@@ -1,6 +1,6 @@
-// Input checks in two passes over the local data: finiteness and the largest entry in
-// one streaming scan, then |A − Aᴴ| over block pairs brought together by mirror_blocks
-// (only the strictly upper blocks travel; no transposed copy of A is formed).
+// Input checks in two passes over the local data: finiteness and the largest component
+// in one streaming scan, then |A − Aᴴ| and max|A| over block pairs brought together by
+// mirror_blocks (only the strictly upper blocks travel; no transposed copy is formed).
 #include "dense/check_input.hpp"
 
 #include <algorithm>
@@ -54,22 +54,6 @@ real_t<T> scaled_norm2(T x, real_t<T> s) {
   return re * re + im * im;
 }
 
-// max|A|: the largest component for real A; for complex A one more pass.
-template <class T>
-real_t<T> max_abs(const DistMatrix<T>& A, real_t<T> biggest) {
-  using R = real_t<T>;
-  if constexpr (!is_complex_v<T>) {
-    return biggest;
-  } else {
-    R m = 0;
-    const R s = biggest > 0 ? 1 / biggest : 1;
-    for (int lj = 0; lj < A.local_cols(); ++lj)
-      for (int li = 0; li < A.local_rows(); ++li) m = std::max(m, scaled_norm2(A.local(li, lj), s));
-    MPI_Allreduce(MPI_IN_PLACE, &m, 1, mpi_type<R>(), MPI_MAX, A.grid().comm());
-    return std::sqrt(m) * biggest;
-  }
-}
-
 // The 0-based position of a non-finite entry of `triangle` held here, "" if none.
 template <class T>
 std::string first_non_finite(const DistMatrix<T>& A, Triangle triangle) {
@@ -113,19 +97,21 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
   const R biggest = scan_finite(A, triangle, "input matrix");
   if (triangle != Triangle::full) return;
 
-  // max|A(i,j) − conj(A(j,i))|², scaled by 1/biggest.
+  // max|A(i,j) − conj(A(j,i))|² and max|A|², scaled by 1/biggest: every entry of A is in
+  // a visited block or in the mirror sent to it, so one pass gives both.
   const R s = biggest > 0 ? 1 / biggest : 1;
-  R defect = 0;
+  R m[2] = {0, 0};
   mirror_blocks(A, [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
     for (int j = 0; j < cols; ++j)
-      for (int i = 0; i < rows; ++i)
-        defect = std::max(
-            defect,
-            scaled_norm2(A.local(li + i, lj + j) - conj_if_complex(U[j + long(i) * ldu]), s));
+      for (int i = 0; i < rows; ++i) {
+        const T a = A.local(li + i, lj + j), u = U[j + long(i) * ldu];
+        m[0] = std::max(m[0], scaled_norm2(a - conj_if_complex(u), s));
+        m[1] = std::max({m[1], scaled_norm2(a, s), scaled_norm2(u, s)});
+      }
   });
-  MPI_Allreduce(MPI_IN_PLACE, &defect, 1, mpi_type<R>(), MPI_MAX, A.grid().comm());
-  const R asymmetry = std::sqrt(defect) * biggest;
-  const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * max_abs(A, biggest);
+  MPI_Allreduce(MPI_IN_PLACE, m, 2, mpi_type<R>(), MPI_MAX, A.grid().comm());
+  const R asymmetry = std::sqrt(m[0]) * biggest;
+  const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * std::sqrt(m[1]) * biggest;
   if (asymmetry > tol) {
     char text[256];
     std::snprintf(text, sizeof text,
