@@ -69,6 +69,8 @@ class Chebfd {
     factor_ = plan.space / std::max(count, 1.0);
     y_ = MultiVector<T>(a.vector_layout(), plan.space);
     y_.fill_random(o.kpm.seed + 101);
+    u0_ = MultiVector<T>(a.vector_layout(), nb_);
+    u1_ = MultiVector<T>(a.vector_layout(), nb_);
   }
 
   EigenResult<T> run();
@@ -79,6 +81,8 @@ class Chebfd {
     return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
   }
   void filter(const MultiVector<T>& y);
+  std::vector<T> projected_h(const MultiVector<T>& y);
+  std::vector<double> residual_norms(const MultiVector<T>& y, const std::vector<R>& theta);
   int orthonormalize(int locked, const MultiVector<T>& y);
   void grow(int cols);
 
@@ -89,6 +93,7 @@ class Chebfd {
   int degree_ = 0, first_degree_ = 0;
   double rate_ = 1, factor_ = 1;  // the plan's predicted gain per pass and space / count
   MultiVector<T> y_;              // locked vectors first, then the active ones
+  MultiVector<T> u0_, u1_;        // one subspace block each: the recurrence, H·block
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
@@ -104,11 +109,10 @@ void Chebfd<T>::filter(const MultiVector<T>& y) {
   const double xa = (lower_ - center_) / half_, xb = (upper_ - center_) / half_;
   const std::vector<double> c = detail::window_coefficients(xa, xb, degree_, o_.damping);
   const T alpha = T(1 / half_), beta = T(center_);
-  MultiVector<T> u0(a_.vector_layout(), nb_), u1(a_.vector_layout(), nb_);
   std::vector<T> eta(nb_), mu(nb_);
   for (int first = 0; first < y.cols(); first += nb_) {
     const int w = std::min(nb_, y.cols() - first);
-    MultiVector<T> x = y.view(first, w), previous = u0.view(0, w), current = u1.view(0, w);
+    MultiVector<T> x = y.view(first, w), previous = u0_.view(0, w), current = u1_.view(0, w);
     previous.assign(x);          // T_0
     axpby(T(0), x, T(c[0]), x);  // x = c_0·T_0
     aug_spmmv(a_, alpha, beta, previous, T(0), current, std::span<T>(eta),
@@ -119,6 +123,63 @@ void Chebfd<T>::filter(const MultiVector<T>& y) {
                 std::span<T>(mu));  // previous ← T_k, x += c_k·T_k
       std::swap(previous, current);
     }
+  }
+}
+
+/// Collective: yᴴHy (column-major), H applied one subspace block at a time (no block as
+/// wide as y is allocated: with y, three of them were most of ChebFD's memory).
+template <class T>
+std::vector<T> Chebfd<T>::projected_h(const MultiVector<T>& y) {
+  const int k = y.cols();
+  std::vector<T> g(static_cast<std::size_t>(k) * k, T(0));
+  for (int first = 0; first < k; first += nb_) {
+    const int w = std::min(nb_, k - first);
+    MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
+    {
+      Timer t(times_.spmmv);
+      u.assign(y.view(first, w));  // the kernels want a contiguous block
+      spmmv(a_, u, hu);
+    }
+    Timer t(times_.rayleigh_ritz);
+    detail::local_gram(y, hu, g.data() + static_cast<std::size_t>(first) * k);
+  }
+  detail::reduce(a_.comm(), std::span<T>(g), times_);
+  return g;
+}
+
+/// Collective: ‖Hy_j − θ_j y_j‖² (entries 0 … k−1), then ‖y_j‖² (k … 2k−1), one block at
+/// a time and one reduction.
+template <class T>
+std::vector<double> Chebfd<T>::residual_norms(const MultiVector<T>& y,
+                                              const std::vector<R>& theta) {
+  const int k = y.cols();
+  std::vector<double> sq(2 * static_cast<std::size_t>(k), 0.0);
+  for (int first = 0; first < k; first += nb_) {
+    const int w = std::min(nb_, k - first);
+    MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
+    {
+      Timer t(times_.spmmv);
+      u.assign(y.view(first, w));
+      spmmv(a_, u, hu);
+    }
+    Timer t(times_.rayleigh_ritz);
+    for (int i = 0; i < u.local_rows(); ++i)
+      for (int j = 0; j < w; ++j) {
+        sq[first + j] += std::norm(hu(i, j) - T(theta[first + j]) * u(i, j));
+        sq[k + first + j] += std::norm(u(i, j));
+      }
+  }
+  detail::reduce(a_.comm(), std::span<double>(sq), times_);
+  return sq;
+}
+
+/// Column j of y ← column order[j], row by row in place.
+template <class T>
+void permute_columns(const MultiVector<T>& y, const std::vector<int>& order) {
+  std::vector<T> row(order.size());
+  for (int i = 0; i < y.local_rows(); ++i) {
+    for (std::size_t j = 0; j < order.size(); ++j) row[j] = y(i, order[j]);
+    for (std::size_t j = 0; j < order.size(); ++j) y(i, static_cast<int>(j)) = row[j];
   }
 }
 
@@ -162,23 +223,13 @@ EigenResult<T> Chebfd<T>::run() {
     raise_if_any(comm, kept < active, ErrorCode::numerical_failure,
                  "chebfd: cannot keep an orthonormal search space");
     const MultiVector<T> y = y_.view(locked, active);
-    MultiVector<T> hy(a_.vector_layout(), active), ritz(a_.vector_layout(), active),
-        hritz(a_.vector_layout(), active);
-    {
-      Timer t(times_.spmmv);
-      spmmv(a_, y, hy);
-    }
-    const detail::SmallEigen<T> e =
-        detail::projected_eigen(comm, active, detail::gram(y, hy, times_, times_.rayleigh_ritz),
-                                std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
+    const detail::SmallEigen<T> e = detail::projected_eigen(
+        comm, active, projected_h(y), std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
     {
       Timer t(times_.rayleigh_ritz);
-      detail::transform(y, e.vectors.data(), ritz);
-      detail::transform(hy, e.vectors.data(), hritz);
-      for (int i = 0; i < hritz.local_rows(); ++i)
-        for (int j = 0; j < active; ++j) hy(i, j) = hritz(i, j) - T(e.values[j]) * ritz(i, j);
+      detail::transform_in_place(y, e.vectors.data(), active);  // the Ritz vectors
     }
-    const std::vector<double> sq = detail::squared_norms(hy, ritz, times_);
+    const std::vector<double> sq = residual_norms(y, e.values);
     std::vector<double> rel(active);
     for (int j = 0; j < active; ++j)
       rel[j] = std::sqrt(sq[j]) /
@@ -192,8 +243,8 @@ EigenResult<T> Chebfd<T>::run() {
     std::stable_partition(order.begin(), order.end(), lockable);
     unconverged_.clear();
     double straddle = std::numeric_limits<double>::infinity();
+    permute_columns(y, order);
     for (int j = 0; j < active; ++j) {
-      detail::copy_column(ritz, order[j], y_, locked + j);
       const int k = order[j];
       // [θ − ρ, θ + ρ] holds an eigenvalue (ρ = ‖Hy − θy‖, ‖y‖ = 1). An unconverged Ritz
       // value whose interval reaches outside [a, b] may be a mixture of eigenvectors from
@@ -263,11 +314,11 @@ EigenResult<T> Chebfd<T>::run() {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return theta_[i] < theta_[j]; });
   EigenResult<T> r;
-  r.eigenvectors = MultiVector<T>(a_.vector_layout(), locked);
+  permute_columns(y_.view(0, locked), order);
+  r.eigenvectors = y_.view(0, locked);  // no copy: it would add to the peak memory
   for (int j = 0; j < locked; ++j) {
     r.eigenvalues.push_back(theta_[order[j]]);
     r.residuals.push_back(rel_[order[j]]);
-    detail::copy_column(y_, order[j], r.eigenvectors, j);
   }
   r.iterations = iterations;
   r.converged = converged;
@@ -338,6 +389,7 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
   SolverTimes times;
   int iterations = 0;
   for (;;) {
+    r = EigenResult<T>{};  // the last window's vectors go before the next window's come
     r = run_window(a, kpm, target - delta, target + delta, o);
     iterations += r.iterations;
     for (auto field :
@@ -363,11 +415,11 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
          distance(order[count]) - distance(order[count - 1]) <= 10 * tol * 2 * norm_h)
     ++count;  // the rest of a level (or its mirror image) cut by the k-th
   EigenResult<T> out;
-  out.eigenvectors = MultiVector<T>(a.vector_layout(), count);
+  permute_columns(r.eigenvectors, order);
+  out.eigenvectors = r.eigenvectors.view(0, count);
   for (int j = 0; j < count; ++j) {
     out.eigenvalues.push_back(r.eigenvalues[order[j]]);
     out.residuals.push_back(r.residuals[order[j]]);
-    detail::copy_column(r.eigenvectors, order[j], out.eigenvectors, j);
   }
   out.iterations = iterations;
   out.converged = r.converged && found >= k;
