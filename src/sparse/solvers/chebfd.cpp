@@ -5,8 +5,8 @@
 //   does the recurrence, the dot products and the accumulation in one pass) →
 //   orthonormalize against the locked vectors → Rayleigh–Ritz → lock the converged
 //   Ritz pairs inside [a, b].
-// Stop when no unconverged Ritz value is left inside [a, b] and the number locked held
-// for one more pass (a pair missing from the space would show up in it). The space grows
+// Stop when no unconverged Ritz value is left inside [a, b] and one more pass found no
+// new one (a pair missing from the space would show up in it). The space grows
 // when the Ritz values inside [a, b] leave too few buffer vectors; the degree (then the
 // space) grows when a pass gains much less than the plan predicted.
 #include "tseig/sparse/chebfd.hpp"
@@ -207,7 +207,7 @@ template <class T>
 EigenResult<T> Chebfd<T>::run() {
   const double begin = MPI_Wtime();
   const MPI_Comm comm = a_.comm();
-  int locked = 0, previous_locked = -1, iterations = 0;
+  int locked = 0, previous_locked = -1, previous_inside = -1, iterations = 0;
   double previous_worst = std::numeric_limits<double>::infinity();
   bool converged = false;
   while (iterations < o_.max_iterations) {
@@ -266,12 +266,17 @@ EigenResult<T> Chebfd<T>::run() {
     // pass; surplus mixtures do not. Stop once the straddlers stopped shrinking too.
     const bool straddlers_settled = straddle >= 0.5 * previous_straddle_;
     previous_straddle_ = straddle;
-    if (unconverged_.empty() && locked == previous_locked && straddlers_settled) {
+    // Done when every Ritz value inside is locked and one more pass added none: the
+    // locked count held, or it equals the count inside (locked or not) of the pass
+    // before, so the pass that converged them was that extra pass.
+    if (unconverged_.empty() && (locked == previous_locked || locked == previous_inside) &&
+        straddlers_settled) {
       converged = true;
       break;
     }
     previous_locked = locked;
     const int inside_count = locked + static_cast<int>(unconverged_.size());
+    previous_inside = inside_count;
     if (y_.cols() - inside_count < std::max(2, inside_count / 4) && y_.cols() < a_.rows())
       grow(static_cast<int>(
           std::min<std::int64_t>(std::max(space_for(inside_count), y_.cols() + nb_), a_.rows())));
