@@ -105,19 +105,6 @@ void transform_in_place(const MultiVector<T>& x, const T* s, int cols) {
   }
 }
 
-/// Collective: squared 2-norms per column of X and of Y in one reduction (x then y).
-template <class T>
-std::vector<double> squared_norms(const MultiVector<T>& x, const MultiVector<T>& y,
-                                  SolverTimes& times) {
-  std::vector<double> s(x.cols() + y.cols(), 0.0);
-  for (int i = 0; i < x.local_rows(); ++i) {
-    for (int j = 0; j < x.cols(); ++j) s[j] += std::norm(x(i, j));
-    for (int j = 0; j < y.cols(); ++j) s[x.cols() + j] += std::norm(y(i, j));
-  }
-  reduce(x.comm(), std::span<double>(s), times);
-  return s;
-}
-
 /// Contiguous blocks for panel-wise work, kept between calls: the sparse kernels run
 /// several times faster on a contiguous block of power-of-two width than on a strided
 /// view or an odd width, whose rows use only part of each cache line (64³ Laplacian, 2

@@ -81,6 +81,8 @@ class Chebfd {
     return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
   }
   void filter(const MultiVector<T>& y);
+  template <class F>
+  void by_blocks(const MultiVector<T>& y, F&& f);
   std::vector<T> projected_h(const MultiVector<T>& y);
   std::vector<double> residual_norms(const MultiVector<T>& y, const std::vector<R>& theta);
   int orthonormalize(int locked, const MultiVector<T>& y);
@@ -126,36 +128,14 @@ void Chebfd<T>::filter(const MultiVector<T>& y) {
   }
 }
 
-/// Collective: yᴴHy (column-major), H applied one subspace block at a time (no block as
-/// wide as y is allocated: with y, three of them were most of ChebFD's memory).
+/// f(first, u, hu) for each subspace block u of y (copied into a contiguous block: the
+/// kernels want one) and hu = H·u; no block as wide as y is allocated (with y, three
+/// such blocks were most of ChebFD's memory).
 template <class T>
-std::vector<T> Chebfd<T>::projected_h(const MultiVector<T>& y) {
-  const int k = y.cols();
-  std::vector<T> g(static_cast<std::size_t>(k) * k, T(0));
-  for (int first = 0; first < k; first += nb_) {
-    const int w = std::min(nb_, k - first);
-    MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
-    {
-      Timer t(times_.spmmv);
-      u.assign(y.view(first, w));  // the kernels want a contiguous block
-      spmmv(a_, u, hu);
-    }
-    Timer t(times_.rayleigh_ritz);
-    detail::local_gram(y, hu, g.data() + static_cast<std::size_t>(first) * k);
-  }
-  detail::reduce(a_.comm(), std::span<T>(g), times_);
-  return g;
-}
-
-/// Collective: ‖Hy_j − θ_j y_j‖² (entries 0 … k−1), then ‖y_j‖² (k … 2k−1), one block at
-/// a time and one reduction.
-template <class T>
-std::vector<double> Chebfd<T>::residual_norms(const MultiVector<T>& y,
-                                              const std::vector<R>& theta) {
-  const int k = y.cols();
-  std::vector<double> sq(2 * static_cast<std::size_t>(k), 0.0);
-  for (int first = 0; first < k; first += nb_) {
-    const int w = std::min(nb_, k - first);
+template <class F>
+void Chebfd<T>::by_blocks(const MultiVector<T>& y, F&& f) {
+  for (int first = 0; first < y.cols(); first += nb_) {
+    const int w = std::min(nb_, y.cols() - first);
     MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
     {
       Timer t(times_.spmmv);
@@ -163,12 +143,36 @@ std::vector<double> Chebfd<T>::residual_norms(const MultiVector<T>& y,
       spmmv(a_, u, hu);
     }
     Timer t(times_.rayleigh_ritz);
+    f(first, u, hu);
+  }
+}
+
+/// Collective: yᴴHy (column-major) with one reduction.
+template <class T>
+std::vector<T> Chebfd<T>::projected_h(const MultiVector<T>& y) {
+  const int k = y.cols();
+  std::vector<T> g(static_cast<std::size_t>(k) * k, T(0));
+  by_blocks(y, [&](int first, const MultiVector<T>&, const MultiVector<T>& hu) {
+    detail::local_gram(y, hu, g.data() + static_cast<std::size_t>(first) * k);
+  });
+  detail::reduce(a_.comm(), std::span<T>(g), times_);
+  return g;
+}
+
+/// Collective: ‖Hy_j − θ_j y_j‖² (entries 0 … k−1), then ‖y_j‖² (k … 2k−1), with one
+/// reduction.
+template <class T>
+std::vector<double> Chebfd<T>::residual_norms(const MultiVector<T>& y,
+                                              const std::vector<R>& theta) {
+  const int k = y.cols();
+  std::vector<double> sq(2 * static_cast<std::size_t>(k), 0.0);
+  by_blocks(y, [&](int first, const MultiVector<T>& u, const MultiVector<T>& hu) {
     for (int i = 0; i < u.local_rows(); ++i)
-      for (int j = 0; j < w; ++j) {
+      for (int j = 0; j < u.cols(); ++j) {
         sq[first + j] += std::norm(hu(i, j) - T(theta[first + j]) * u(i, j));
         sq[k + first + j] += std::norm(u(i, j));
       }
-  }
+  });
   detail::reduce(a_.comm(), std::span<double>(sq), times_);
   return sq;
 }
