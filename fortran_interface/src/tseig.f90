@@ -39,6 +39,7 @@ module tseig
   integer, parameter, public :: TSEIG_ERROR_OUT_OF_MEMORY = 10
   integer, parameter, public :: TSEIG_ERROR_UNSUPPORTED = 11
   integer, parameter, public :: TSEIG_ERROR_ACCURACY = 13
+  integer, parameter, public :: TSEIG_ERROR_DEVICE = 14
   integer, parameter, public :: TSEIG_ERROR_UNKNOWN_PARAMETER = 100
   integer, parameter, public :: TSEIG_ERROR_WRONG_TYPE = 101
   integer, parameter, public :: TSEIG_ERROR_PARAMETER_NOT_SET = 102

@@ -45,6 +45,19 @@ TSEIG_API const char* to_string(GridChoice g);
 /// Parses "auto" and "as_given"; throws Error(invalid_argument) otherwise.
 TSEIG_API GridChoice grid_choice_from_string(const std::string& name);
 
+/// Whether the solve uses a GPU (README "GPU"). The stages with a CUDA variant run on
+/// the device of each rank (several ranks may share one); the others stay on the host:
+/// today the two back-transforms (two_stage: tridiagonal → band and band → full;
+/// one_stage: its Householder back-transform).
+enum class GpuUse {
+  off,        ///< host only
+  automatic,  ///< the GPU when every rank has one, else the host
+  on,         ///< the GPU; Error(unsupported) with the reason on every rank without one
+};
+TSEIG_API const char* to_string(GpuUse g);
+/// Parses "off", "auto" and "on"; throws Error(invalid_argument) otherwise.
+TSEIG_API GpuUse gpu_use_from_string(const std::string& name);
+
 /// A process grid's shape.
 struct GridShape {
   int nprow = 0;
@@ -116,6 +129,8 @@ struct EigensolverOptions {
   std::string tune_file;
   /// Which processes solve; the SCF mode (start_autotune) always uses the grid of A.
   GridChoice grid_choice = GridChoice::as_given;
+  /// Which device the stages run on (GpuUse); ScaLAPACK always runs on the host.
+  GpuUse gpu = GpuUse::off;
 };
 
 namespace tune {

@@ -25,6 +25,7 @@ enum class ErrorCode {
                           ///< residuals reached
   accuracy,               ///< self-validation (EigensolverOptions::validate) found the result
                           ///< outside its tolerance; the message gives the figures
+  device_error,           ///< a CUDA call or kernel failed; the message has CUDA's reason
 };
 
 /// Short name of an error code ("invalid_descriptor", ...).

@@ -59,8 +59,10 @@
  *                                  `found` columns their vectors; q stays na x na.
  *   int    bandwidth       any     two_stage semi-bandwidth, a multiple of nblk (0: default)
  *   int    check_input     any     1 (default): reject NaN/Inf and non-Hermitian input; 0: trust it
- *   int    gpu             any     0 (default). 1 is refused with TSEIG_ERROR_UNSUPPORTED:
- *                                  tseig has no GPU eigensolver path yet
+ *   int    gpu             any     0 (default): host only; 1: the stages with a CUDA variant
+ *                                  run on each rank's GPU (the solve fails with
+ *                                  TSEIG_ERROR_UNSUPPORTED and the reason where a rank has
+ *                                  none); 2: the GPU when every rank has one, else the host
  *   string solver          any     "auto" (default: the tuning cache's measured choice, else
  *                                  the machine model's, else one_stage), "one_stage",
  *                                  "two_stage", "scalapack"
@@ -134,7 +136,7 @@ typedef float _Complex tseig_complex_float;
 typedef double _Complex tseig_complex_double;
 #endif
 
-/* Error codes. 1..13 are those of tseig::ErrorCode (include/tseig/error.hpp). */
+/* Error codes. 1..14 are those of tseig::ErrorCode (include/tseig/error.hpp). */
 enum tseig_error_code {
   TSEIG_OK = 0,
   TSEIG_ERROR_INVALID_ARGUMENT = 1,      /* a value is out of range or inconsistent */
@@ -150,6 +152,7 @@ enum tseig_error_code {
   TSEIG_ERROR_UNSUPPORTED = 11,          /* valid request this build cannot serve */
   TSEIG_ERROR_NOT_CONVERGED = 12,        /* an iterative solver stopped at its limits */
   TSEIG_ERROR_ACCURACY = 13,             /* validate = 1 found the result out of tolerance */
+  TSEIG_ERROR_DEVICE = 14,               /* a CUDA call or kernel failed */
   TSEIG_ERROR_UNKNOWN_PARAMETER = 100,   /* no parameter of that name */
   TSEIG_ERROR_WRONG_TYPE = 101,          /* set_int on a string parameter or vice versa */
   TSEIG_ERROR_PARAMETER_NOT_SET = 102,   /* get of an unset parameter; setup without one */

@@ -31,6 +31,14 @@ struct TuneParameters {
   int dc_max_panel = 256;
   /// Divide & conquer: eigenvector columns per round when moved to the block-cyclic Z.
   int dc_chunk_cols = 512;
+  /// GPU back-transform tridiagonal → band: the kernel. 0: the seed's design (a thread
+  /// per row of the reflector's window, gpu_band_columns = 1, 2, 4, 8 or 16 columns per
+  /// thread block); 1: a thread per column (gpu_band_columns = a multiple of 32 columns
+  /// per thread block). Measured on an H200, N = 8192, b = 64, all columns, real: 0 with
+  /// 4 columns 1.37 s, 0 with 8 1.68 s, 1 with 128 1.71 s, 1 with 64 1.85 s.
+  int gpu_band_kernel = 0;
+  /// Columns per thread block of the GPU band back-transform kernel (see gpu_band_kernel).
+  int gpu_band_columns = 4;
   /// Work-array cache (tseig/memory.hpp): MiB kept on this process between solves, set
   /// when a solve starts; -1 leaves the process-wide limit as it is (TSEIG_CACHE_MB or a
   /// quarter of the physical memory).
@@ -57,6 +65,8 @@ inline constexpr TuneField tune_fields[] = {
     {"dc_min_leaf", &TuneParameters::dc_min_leaf, 1},
     {"dc_max_panel", &TuneParameters::dc_max_panel, 1},
     {"dc_chunk_cols", &TuneParameters::dc_chunk_cols, 1},
+    {"gpu_band_kernel", &TuneParameters::gpu_band_kernel, 0},
+    {"gpu_band_columns", &TuneParameters::gpu_band_columns, 1},
     {"cache_limit_mb", &TuneParameters::cache_limit_mb, -1},
 };
 

@@ -37,6 +37,7 @@ static_assert(TSEIG_ERROR_OUT_OF_MEMORY == static_cast<int>(ErrorCode::out_of_me
 static_assert(TSEIG_ERROR_UNSUPPORTED == static_cast<int>(ErrorCode::unsupported));
 static_assert(TSEIG_ERROR_NOT_CONVERGED == static_cast<int>(ErrorCode::not_converged));
 static_assert(TSEIG_ERROR_ACCURACY == static_cast<int>(ErrorCode::accuracy));
+static_assert(TSEIG_ERROR_DEVICE == static_cast<int>(ErrorCode::device_error));
 
 enum class Kind { integer, string, real };
 
@@ -69,7 +70,7 @@ constexpr Parameter parameters[] = {
     {"found", Kind::integer, false, 0, INT_MAX, true},
     {"bandwidth", Kind::integer, false},
     {"check_input", Kind::integer, false, 0, 1},
-    {"gpu", Kind::integer, false, 0, 1},
+    {"gpu", Kind::integer, false, 0, 2},
     {"solver", Kind::string, false},
     {"triangle", Kind::string, false},
     {"tune_file", Kind::string, false},
@@ -242,6 +243,8 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   o.validation_tolerance = h.doubles.at("validation_tolerance");
   o.tune_file = h.strings.at("tune_file");
   o.grid_choice = grid_choice_from_string(h.strings.at("grid_choice"));
+  const int gpu = h.get("gpu");
+  o.gpu = gpu == 1 ? GpuUse::on : gpu == 2 ? GpuUse::automatic : GpuUse::off;
   for (const TuneField& f : tune_fields) o.tune.*f.value = h.get(std::string(f.name));
   return o;
 }
@@ -326,6 +329,8 @@ const char* tseig_strerror(int code) {
       return "TSEIG_ERROR_NOT_CONVERGED: an iterative solver stopped at its limits";
     case TSEIG_ERROR_ACCURACY:
       return "TSEIG_ERROR_ACCURACY: self-validation found the result out of tolerance";
+    case TSEIG_ERROR_DEVICE:
+      return "TSEIG_ERROR_DEVICE: a CUDA call or kernel failed";
     case TSEIG_ERROR_UNKNOWN_PARAMETER:
       return "TSEIG_ERROR_UNKNOWN_PARAMETER: no parameter of that name";
     case TSEIG_ERROR_WRONG_TYPE:
@@ -379,11 +384,6 @@ int tseig_set_int(tseig_handle_t* h, const char* name, int value) {
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
                    std::string(p.name) + " = " + std::to_string(value) + " is outside [" +
                        std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
-    if (p.name == "gpu" && value == 1)
-      throw CError(TSEIG_ERROR_UNSUPPORTED,
-                   "gpu = 1: tseig has no GPU eigensolver path yet, the CPU path is used with "
-                   "gpu = 0 (this build: " +
-                       tseig::gpu::status() + ")");
     if (p.name == "nev" && value == 0)
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "nev = 0 (expected 1..na, or -1 for all)");
     h->ints[std::string(p.name)] = value;

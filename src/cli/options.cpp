@@ -102,6 +102,11 @@ Options parse_options(int argc, const char* const* argv, int nprocs) {
       if (g != "auto" && g != "as_given")
         throw UsageError("--grid-choice: '" + g + "' is neither auto nor as_given");
       o.grid_choice = grid_choice_from_string(g);
+    } else if (flag == "--gpu") {
+      const std::string g = value();
+      if (g != "off" && g != "auto" && g != "on")
+        throw UsageError("--gpu: '" + g + "' is not off, auto or on");
+      o.gpu = gpu_use_from_string(g);
     } else if (flag == "--seed") {
       o.seed = parse_int<std::uint64_t>("--seed", value(), 0);
     } else if (flag == "--values-only") {
@@ -181,7 +186,11 @@ Solver and layout:
   --tune NAME=VALUE   set one performance knob (repeatable); the names and defaults:
                       bandwidth_target=64 band_sweeps_per_pass=256 wy_width=256
                       multiply_depth=256 dc_min_leaf=32 dc_max_panel=256
-                      dc_chunk_cols=512 cache_limit_mb=-1 (see tseig/tune.hpp)
+                      dc_chunk_cols=512 gpu_band_kernel=0 gpu_band_columns=4
+                      cache_limit_mb=-1
+                      (see tseig/tune.hpp)
+  --gpu off|auto|on   the back-transforms on each rank's GPU (on: an error where a rank
+                      has none; auto: when every rank has one; default off)
   --nb NB             block-cyclic block size (default 64: large enough for BLAS-3
                       efficiency, small enough to balance N of a few thousand)
   --grid PxQ          process grid, P*Q must equal the number of ranks

@@ -34,6 +34,7 @@ struct Options {
   TuneParameters tune;       ///< performance knobs, set by --tune NAME=VALUE
   int nprow = 0, npcol = 0;  ///< 0: the most square grid
   GridChoice grid_choice = GridChoice::automatic;
+  GpuUse gpu = GpuUse::off;
   std::uint64_t seed = 1;
   bool values_only = false;
   bool validate = false;            ///< EigensolverOptions::validate

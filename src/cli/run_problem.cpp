@@ -95,6 +95,7 @@ RunResult run_problem(const Options& o, const Grid& grid) {
   opts.validate = o.validate;
   opts.validation_tolerance = o.validation_tolerance;
   opts.grid_choice = o.grid_choice;
+  opts.gpu = o.gpu;
   Eigensolver<T> solver(opts);
 
   std::optional<DistMatrix<T>> original, Z, B;

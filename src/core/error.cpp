@@ -33,6 +33,8 @@ const char* to_string(ErrorCode code) {
       return "not_converged";
     case ErrorCode::accuracy:
       return "accuracy";
+    case ErrorCode::device_error:
+      return "device_error";
   }
   return "unknown";
 }

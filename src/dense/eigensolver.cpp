@@ -15,6 +15,7 @@
 #include "dense/generalized.hpp"
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
+#include "dense/solve_device.hpp"
 #include "dense/two_stage.hpp"
 #include "dense/validation.hpp"
 #include "dense/working_grid.hpp"
@@ -66,6 +67,17 @@ Solver solver_from_string(const std::string& name) {
     if (name == to_string(s)) return s;
   throw Error(ErrorCode::invalid_argument,
               "unknown solver '" + name + "' (expected auto, scalapack, one_stage or two_stage)");
+}
+
+const char* to_string(GpuUse g) {
+  return g == GpuUse::off ? "off" : g == GpuUse::on ? "on" : "auto";
+}
+
+GpuUse gpu_use_from_string(const std::string& name) {
+  for (GpuUse g : {GpuUse::off, GpuUse::automatic, GpuUse::on})
+    if (name == to_string(g)) return g;
+  throw Error(ErrorCode::invalid_argument,
+              "unknown gpu use '" + name + "' (expected off, auto or on)");
 }
 
 const char* to_string(GridChoice g) {
@@ -128,6 +140,7 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
                              S ? 1 : 0,
                              o.validate ? 1 : 0,
                              static_cast<int>(o.grid_choice),
+                             static_cast<int>(o.gpu),
                              o.index_range ? o.index_range->il : 0,
                              o.index_range ? o.index_range->iu : -1,
                              o.value_range ? 1 : 0};
@@ -319,14 +332,20 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       Zs = &zwork;
     }
   }
+  const Device device = solver == Solver::scalapack ? Device::host
+                                                    : dense::solve_device(options_.gpu, comm);
   const dense::SubgridSolve<T> run_solver = [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
     switch (solver) {
       case Solver::scalapack:
         return dense::solve_scalapack(M, wanted, V, t);
       case Solver::two_stage:
-        return dense::solve_two_stage<Device::host>(M, wanted, run.bandwidth, V, run.tune, t);
+        return device == Device::cuda
+                   ? dense::solve_two_stage<Device::cuda>(M, wanted, run.bandwidth, V, run.tune, t)
+                   : dense::solve_two_stage<Device::host>(M, wanted, run.bandwidth, V, run.tune, t);
       default:
-        return dense::solve_one_stage<Device::host>(M, wanted, V, run.tune, t);
+        return device == Device::cuda
+                   ? dense::solve_one_stage<Device::cuda>(M, wanted, V, run.tune, t)
+                   : dense::solve_one_stage<Device::host>(M, wanted, V, run.tune, t);
     }
   };
   grid_used_ = working_grid(grid, solver, n, nev, Zs != nullptr, bs);

@@ -24,9 +24,11 @@ template <Device D, class T>
 void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                         const TuneParameters& tune);
 
-// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+// Instantiations: host in host.cpp, CUDA in cuda.cpp (kernel.cu, or hooks without CUDA).
 #define TSEIG_EXTERN(T)                                                                            \
   extern template void backtransform_band<Device::host, T>(BandReflectors<T>, DistMatrix<T>&, int, \
+                                                           const TuneParameters&);                 \
+  extern template void backtransform_band<Device::cuda, T>(BandReflectors<T>, DistMatrix<T>&, int, \
                                                            const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
 #undef TSEIG_EXTERN

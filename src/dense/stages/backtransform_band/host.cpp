@@ -8,7 +8,6 @@
 #include "dense/stages/backtransform_band/api.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "core/buffer_cache.hpp"
@@ -150,29 +149,6 @@ class BlockGroups {
   std::vector<T> pv_;
 };
 
-// The first sweep of each block of k, from the last block to the first.
-int last_block_start(int sweeps, int k) {
-  return ((sweeps - 1) / k) * k;
-}
-
-// Stage 4's rows per process row: row i meets the reflectors of the i sweeps above it, so
-// the work above row x grows like x² and cuts at n·√(r/P) balance it. Every range but the
-// last holds at least `halo` rows, so a step crosses at most one boundary; fewer process
-// rows take part when the matrix is too small (the others hold no rows).
-std::vector<int> row_cuts(int n, int halo, int nprow) {
-  for (int p = nprow; p > 1; --p) {
-    std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
-    for (int r = 0; r <= p; ++r)
-      cut[r] = static_cast<int>(std::lround(n * std::sqrt(static_cast<double>(r) / p)));
-    bool wide = true;
-    for (int r = 0; r + 1 < p; ++r) wide = wide && cut[r + 1] - cut[r] >= halo;
-    if (wide) return cut;
-  }
-  std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
-  cut[0] = 0;
-  return cut;
-}
-
 }  // namespace
 
 template <class T>
@@ -204,9 +180,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   if (n <= 1 || nev <= 0) return;
   const int k = std::max(2, tune.band_sweeps_per_pass);
   const int halo = std::min(n, chased.b + k - 1);
-  RowPanels layout{row_cuts(n, halo, g.nprow()), std::vector<int>(g.npcol() + 1)};
-  for (int c = 0; c <= g.npcol(); ++c)
-    layout.col_cut[c] = static_cast<int>(static_cast<long>(nev) * c / g.npcol());
+  const RowPanels layout = stage4_layout(n, nev, halo, g.nprow(), g.npcol());
   const int me = g.myrow(), lo = layout.row_cut[me], hi = layout.row_cut[me + 1];
   const bool mine = hi > lo;
   const bool up = mine && me > 0, down = mine && hi < n;

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "core/buffer_cache.hpp"
@@ -11,6 +12,26 @@
 #include "core/mpi_types.hpp"
 
 namespace tseig::dense {
+
+RowPanels stage4_layout(int n, int nev, int halo, int nprow, int npcol) {
+  RowPanels layout{std::vector<int>(static_cast<std::size_t>(nprow) + 1, n),
+                   std::vector<int>(static_cast<std::size_t>(npcol) + 1)};
+  for (int c = 0; c <= npcol; ++c)
+    layout.col_cut[c] = static_cast<int>(static_cast<long>(nev) * c / npcol);
+  layout.row_cut[0] = 0;
+  for (int p = nprow; p > 1; --p) {
+    std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
+    for (int r = 0; r <= p; ++r)
+      cut[r] = static_cast<int>(std::lround(n * std::sqrt(static_cast<double>(r) / p)));
+    bool wide = true;
+    for (int r = 0; r + 1 < p; ++r) wide = wide && cut[r + 1] - cut[r] >= halo;
+    if (wide) {
+      layout.row_cut = cut;
+      break;
+    }
+  }
+  return layout;
+}
 
 template <class T>
 void exchange_panels(DistMatrix<T>& Z, const RowPanels& layout, T* panel, PanelStorage storage,

@@ -17,6 +17,19 @@ struct RowPanels {
   int cols(int c) const { return col_cut[c + 1] - col_cut[c]; }
 };
 
+/// Stage 4's layout of Z's first nev columns: columns split evenly over process columns;
+/// rows cut where the reflectors' work is balanced (row i meets the reflectors of the i
+/// sweeps above it, so the work above row x grows like x² and cuts at n·√(r/P) balance
+/// it). Every range but the last holds at least `halo` rows, so a step crosses at most
+/// one boundary; fewer process rows take part when the matrix is too small (the others
+/// hold no rows).
+RowPanels stage4_layout(int n, int nev, int halo, int nprow, int npcol);
+
+/// The first sweep of the last block of k sweeps (blocks are applied from the last).
+inline int last_block_start(int sweeps, int k) {
+  return ((sweeps - 1) / k) * k;
+}
+
 /// Where this rank's panel keeps element (i, j): in stripes of `width` columns stored row
 /// by row, `ld` rows per stripe (width 1: column-major with leading dimension ld).
 struct PanelStorage {

@@ -20,9 +20,15 @@ template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
                                DistMatrix<T>& Z, int ncols, const TuneParameters& tune);
 
-// Host instantiations live in host.cpp; the CUDA backend adds its own beside it.
+/// Throws Error(invalid_argument) unless Z shares A's grid and row distribution.
+void require_z_like_a(bool matches);
+
+// Instantiations: host in host.cpp, CUDA (cuBLAS) in cuda.cpp.
 #define TSEIG_EXTERN(T)                                                      \
   extern template void backtransform_householder<Device::host, T>(           \
+      const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int, \
+      const TuneParameters&);                                                \
+  extern template void backtransform_householder<Device::cuda, T>(           \
       const DistMatrix<T>&, const std::vector<T>&, int, DistMatrix<T>&, int, \
       const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_EXTERN)
