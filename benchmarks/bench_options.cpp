@@ -10,8 +10,9 @@
 namespace tseig::bench {
 namespace {
 
-const std::vector<std::string> known_solvers{"one_stage", "two_stage", "scalapack",
-                                             "elpa1",     "elpa2",     "lapack"};
+const std::vector<std::string> known_solvers{"one_stage", "two_stage",     "scalapack",
+                                             "elpa1",     "elpa2",         "lapack",
+                                             "cusolver",  "one_stage_gpu", "two_stage_gpu"};
 
 std::vector<std::string> split(std::string_view text) {
   std::vector<std::string> parts;
@@ -111,8 +112,15 @@ their accuracy. One JSON line per run on stdout (or --json-out), a table on stde
   --n LIST          matrix orders (default 2000,4000)
   --nev-frac LIST   fractions of eigenpairs to compute (default 1,0.2)
   --type LIST       scalar types among d,z,s,c (default d,z)
-  --solvers LIST    among one_stage,two_stage,scalapack,elpa1,elpa2,lapack
+  --solvers LIST    among one_stage,two_stage,scalapack,elpa1,elpa2,lapack and the GPU
+                    rows one_stage_gpu,two_stage_gpu,cusolver
                     (default one_stage,two_stage,scalapack,elpa1,elpa2)
+                    one_stage_gpu, two_stage_gpu: tseig with EigensolverOptions::gpu = on
+                      (the back-transforms on each rank's GPU, the other stages on the host)
+                    cusolver: cuSOLVER Xsyevd (nev = N) or Xsyevdx (il 1, iu nev) on rank
+                      0's GPU, the matrix gathered there; seconds = copy in + solve + copy
+                      out, stages "transfers" and "cusolver_solve"
+                    Without CUDA or a GPU these rows say why instead of a result
   --lapack          add the lapack row: ?syevd/?heevd on rank 0 alone, all eigenpairs,
                     BLAS threads as set by the environment
   --nb NB           block size (default 64)

@@ -63,12 +63,12 @@ void print_table(std::ostream& out, const std::vector<Record>& records,
                   dgemm->gflops_total);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-12s %-4s %6s %6s %3s %-5s %10s %10s %10s %9s  %s\n", "solver",
+  std::snprintf(line, sizeof line, "%-15s %-4s %6s %6s %3s %-5s %10s %10s %10s %9s  %s\n", "solver",
                 "type", "N", "nev", "np", "grid", "seconds", "residual", "orthog", "peak MiB",
                 "note");
   out << line;
   for (const auto& r : records) {
-    std::snprintf(line, sizeof line, "%-12s %-4c %6d %6d %3d %-5s %10s %10s %10s %9s  %s\n",
+    std::snprintf(line, sizeof line, "%-15s %-4c %6d %6d %3d %-5s %10s %10s %10s %9s  %s\n",
                   r.solver.c_str(), r.type, r.n, r.nev, r.np, r.grid.c_str(),
                   cell(r.seconds, "%.3f").c_str(), cell(r.residual, "%.2e").c_str(),
                   cell(r.orthogonality, "%.2e").c_str(), cell(r.peak_mib, "%.0f").c_str(),

@@ -32,8 +32,11 @@ template <class T>
 Solution<T> run_solver(const std::string& solver, DistMatrix<T>& A, int nev) {
   if (solver == "one_stage") return solve_tseig(A, nev, Solver::one_stage);
   if (solver == "two_stage") return solve_tseig(A, nev, Solver::two_stage);
+  if (solver == "one_stage_gpu") return solve_tseig(A, nev, Solver::one_stage, GpuUse::on);
+  if (solver == "two_stage_gpu") return solve_tseig(A, nev, Solver::two_stage, GpuUse::on);
   if (solver == "scalapack") return solve_tseig(A, nev, Solver::scalapack);
   if (solver == "lapack") return solve_lapack(A);
+  if (solver == "cusolver") return solve_cusolver(A, nev);
 #ifdef TSEIG_HAVE_ELPA
   return solve_elpa(A, nev, solver == "elpa1" ? 1 : 2);
 #else
@@ -67,9 +70,14 @@ GeneralizedSolutions<T> run_generalized(const std::string& solver, const DistMat
                                         const DistMatrix<T>& S, int nev) {
   if (solver == "one_stage") return solve_tseig_generalized(H, S, nev, Solver::one_stage);
   if (solver == "two_stage") return solve_tseig_generalized(H, S, nev, Solver::two_stage);
+  if (solver == "one_stage_gpu")
+    return solve_tseig_generalized(H, S, nev, Solver::one_stage, GpuUse::on);
+  if (solver == "two_stage_gpu")
+    return solve_tseig_generalized(H, S, nev, Solver::two_stage, GpuUse::on);
   if (solver == "scalapack") return solve_scalapack_generalized(H, S, nev);
   if (solver == "lapack")
     throw Error(ErrorCode::unsupported, "no generalized lapack row (use scalapack)");
+  if (solver == "cusolver") throw Error(ErrorCode::unsupported, "no generalized cusolver row");
 #ifdef TSEIG_HAVE_ELPA
   return solve_elpa_generalized(H, S, nev, solver == "elpa1" ? 1 : 2);
 #else
@@ -106,7 +114,7 @@ void measure_generalized(const std::string& solver, const DistMatrix<T>& H, cons
 // Seconds of the generalized calls over the standard solve of the same H.
 void print_overheads(std::ostream& out, const std::vector<Record>& records) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-10s %-4s %6s %6s %10s %10s %10s\n", "solver", "type", "N",
+  std::snprintf(line, sizeof line, "%-15s %-4s %6s %6s %10s %10s %10s\n", "solver", "type", "N",
                 "nev", "standard", "+S - std", "+F - std");
   out << "generalized overhead (seconds):\n" << line;
   for (const Record& std_row : records) {
@@ -118,7 +126,7 @@ void print_overheads(std::ostream& out, const std::vector<Record>& records) {
         if (r.solver == std_row.solver + "+F") reuse = &r;
       }
     if (!first || !reuse) continue;
-    std::snprintf(line, sizeof line, "%-10s %-4c %6d %6d %10.3f %10.3f %10.3f\n",
+    std::snprintf(line, sizeof line, "%-15s %-4c %6d %6d %10.3f %10.3f %10.3f\n",
                   std_row.solver.c_str(), std_row.type, std_row.n, std_row.nev, *std_row.seconds,
                   *first->seconds - *std_row.seconds, *reuse->seconds - *std_row.seconds);
     out << line;

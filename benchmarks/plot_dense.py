@@ -14,7 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 import numpy as np  # noqa: E402
 
-STYLE = {"one_stage": "o-", "scalapack": "s-", "elpa1": "^-", "elpa2": "v-", "lapack": "kD--"}
+STYLE = {"one_stage": "o-", "scalapack": "s-", "elpa1": "^-", "elpa2": "v-", "lapack": "kD--",
+         "one_stage_gpu": "o:", "two_stage_gpu": "P:", "cusolver": "*:"}
 
 
 def load(path):

@@ -18,9 +18,16 @@ struct Solution {
   std::vector<std::pair<std::string, double>> stages;
 };
 
-/// tseig's Eigensolver with the given solver (one_stage or scalapack).
+/// tseig's Eigensolver with the given solver (one_stage, two_stage or scalapack); gpu is
+/// EigensolverOptions::gpu (GpuUse::on: the back-transforms on the GPU).
 template <class T>
-Solution<T> solve_tseig(DistMatrix<T>& A, int nev, Solver solver);
+Solution<T> solve_tseig(DistMatrix<T>& A, int nev, Solver solver, GpuUse gpu = GpuUse::off);
+
+/// cuSOLVER Xsyevd (nev == N) or Xsyevdx (il = 1, iu = nev) on rank 0's GPU, on the
+/// gathered matrix; stages "transfers" (both copies) and "cusolver_solve". Error(unsupported)
+/// when built without CUDA or without a usable GPU.
+template <class T>
+Solution<T> solve_cusolver(const DistMatrix<T>& A, int nev);
 
 /// ELPA1 (stages = 1) or ELPA2 (stages = 2); only built with TSEIG_HAVE_ELPA.
 template <class T>
@@ -41,7 +48,7 @@ struct GeneralizedSolutions {
 /// built beforehand (its time is not in the second solve).
 template <class T>
 GeneralizedSolutions<T> solve_tseig_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
-                                                int nev, Solver solver);
+                                                int nev, Solver solver, GpuUse gpu = GpuUse::off);
 
 /// ScaLAPACK alone: p?potrf + p?sygst/p?hegst + p?syevd/p?heevd + p?trsm, then the same
 /// without p?potrf.

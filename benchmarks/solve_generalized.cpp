@@ -33,11 +33,12 @@ void check_info(MPI_Comm comm, int info, const char* what) {
 
 template <class T>
 GeneralizedSolutions<T> solve_tseig_generalized(const DistMatrix<T>& H, const DistMatrix<T>& S,
-                                                int nev, Solver solver) {
+                                                int nev, Solver solver, GpuUse gpu) {
   const MPI_Comm comm = H.grid().comm();
   EigensolverOptions opts;
   opts.solver = solver;
   opts.nev = nev;
+  opts.gpu = gpu;
   GeneralizedSolutions<T> out;
   for (Solution<T>* s : {&out.first, &out.reuse}) {
     Eigensolver<T> es(opts);
@@ -98,10 +99,10 @@ GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>& H, cons
   return out;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                   \
-  template GeneralizedSolutions<T> solve_tseig_generalized(const DistMatrix<T>&,               \
-                                                           const DistMatrix<T>&, int, Solver); \
-  template GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>&,           \
+#define TSEIG_INSTANTIATE(T)                                                         \
+  template GeneralizedSolutions<T> solve_tseig_generalized(                          \
+      const DistMatrix<T>&, const DistMatrix<T>&, int, Solver, GpuUse);              \
+  template GeneralizedSolutions<T> solve_scalapack_generalized(const DistMatrix<T>&, \
                                                                const DistMatrix<T>&, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
