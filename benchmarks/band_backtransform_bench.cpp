@@ -16,8 +16,8 @@
 
 #include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/backtransform_band/cuda_kernel.hpp"
-#include "device/runtime.hpp"
 #include "dense/stages/bulge_chase/api.hpp"
+#include "device/runtime.hpp"
 #include "dgemm_rate.hpp"
 
 namespace {
@@ -42,14 +42,16 @@ std::vector<T> apply_on_gpu(const tseig::dense::BandReflectors<T>& q, const std:
   Array<std::size_t> first(q.first_.size());
   tseig::device::to_device(ctx, v.data(), q.v.data(), q.v.size() * sizeof(T));
   tseig::device::to_device(ctx, tau.data(), q.tau.data(), q.tau.size() * sizeof(T));
-  tseig::device::to_device(ctx, first.data(), q.first_.data(), q.first_.size() * sizeof(std::size_t));
-  const tseig::dense::DeviceBandReflectors<T> dq{v.data(), tau.data(), first.data(), q.n, q.b, 0, q.n};
+  tseig::device::to_device(ctx, first.data(), q.first_.data(),
+                           q.first_.size() * sizeof(std::size_t));
+  const tseig::dense::DeviceBandReflectors<T> dq{v.data(), tau.data(), first.data(), q.n,
+                                                 q.b,      0,          q.n};
   for (int r = 0; r <= repeat; ++r) {  // r = 0: warm-up
     tseig::device::to_device(ctx, x.data(), x0.data(), x0.size() * sizeof(T));
     tseig::device::synchronize(ctx);
     const double t0 = MPI_Wtime();
-    tseig::dense::apply_band_reflectors(ctx, dq, 0, q.n - 1, 0, q.steps(0), x.data(), q.n, 0,
-                                        ncols, shape);
+    tseig::dense::apply_band_reflectors(ctx, dq, 0, q.n - 1, 0, q.steps(0), x.data(), q.n, 0, ncols,
+                                        shape);
     tseig::device::synchronize(ctx);
     if (r > 0) best = std::min(best, MPI_Wtime() - t0);
   }

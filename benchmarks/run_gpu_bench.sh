@@ -8,11 +8,12 @@
 #   benchmarks/run_gpu_bench.sh        (after scripts/device-pack.sh: source .device-pack/env.sh)
 # Environment (defaults): OUT=/tmp/out  TSEIG_BIN=$TSEIG_DEVICE_PACK/bin or build-gpu/bin
 #   N=8192 (real)  NZ=4096 (complex)  NP=$(nproc) ranks  NEV_FRAC=1,0.2
+#   LIMIT=400 (seconds per dense_bench run)
 set -u
 OUT=${OUT:-/tmp/out}
 bin=${TSEIG_BIN:-${TSEIG_DEVICE_PACK:-build-gpu}/bin}
 [ -d "$bin" ] || bin=build-gpu/bin
-N=${N:-8192} NZ=${NZ:-4096} NP=${NP:-$(nproc)} NEV_FRAC=${NEV_FRAC:-1,0.2}
+N=${N:-8192} NZ=${NZ:-4096} NP=${NP:-$(nproc)} NEV_FRAC=${NEV_FRAC:-1,0.2} LIMIT=${LIMIT:-400}
 mkdir -p "$OUT"
 status=0
 run() {  # run NAME LIMIT CMD...: output to the terminal and $OUT/NAME.json
@@ -24,9 +25,9 @@ run() {  # run NAME LIMIT CMD...: output to the terminal and $OUT/NAME.json
 run band_check 300 "$bin/band_backtransform_bench" --n 2000 --ncols 2000 --type dz --repeat 1 \
   --gpu 0:8,1:64
 run band_gpu 300 "$bin/band_backtransform_bench" --n "$N" --ncols "$N" --type d --repeat 2 \
-  --sweeps-per-pass 0 --gpu 0:4,0:8,0:16,1:32,1:64,1:128
-run dense_d 400 mpirun -n "$NP" "$bin/dense_bench" --n "$N" --type d --nev-frac "$NEV_FRAC" \
+  --sweeps-per-pass 0 --gpu 0:1,0:2,0:4,0:8,1:128
+run dense_d "$LIMIT" mpirun -n "$NP" "$bin/dense_bench" --n "$N" --type d --nev-frac "$NEV_FRAC" \
   --solvers two_stage,two_stage_gpu,cusolver --dgemm-n 0
-run dense_z 400 mpirun -n "$NP" "$bin/dense_bench" --n "$NZ" --type z --nev-frac "$NEV_FRAC" \
+run dense_z "$LIMIT" mpirun -n "$NP" "$bin/dense_bench" --n "$NZ" --type z --nev-frac "$NEV_FRAC" \
   --solvers two_stage,two_stage_gpu,cusolver --dgemm-n 0
 exit $status

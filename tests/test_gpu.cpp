@@ -61,8 +61,9 @@ TEST(Gpu, DevicePropertiesArePlausible) {
   }
 }
 
-// No CUDA implementation is compiled in yet: every CUDA entry point exists and answers
-// with Error(unsupported) naming itself and gpu::status()'s reason, never a crash.
+// A context that was never opened (as in a build without CUDA, where every entry point is
+// a hook): the call answers Error(unsupported) naming itself and gpu::status()'s reason,
+// never a crash.
 TEST(Gpu, DeviceHooksRaiseUnsupportedWithTheReason) {
   tseig::cuda::Context ctx;
   double a = 1, b = 1, c = 0;

@@ -27,13 +27,13 @@ bool have_gpu() {
   return present;
 }
 
-#define SKIP_WITHOUT_GPU()                                                                  \
-  do {                                                                                      \
-    if (!have_gpu()) {                                                                      \
-      const char* need = std::getenv("TSEIG_TEST_REQUIRE_GPU");                             \
-      if (need && std::string(need) == "1") FAIL() << "no GPU: " << gpu::status();          \
-      GTEST_SKIP() << gpu::status();                                                        \
-    }                                                                                       \
+#define SKIP_WITHOUT_GPU()                                                         \
+  do {                                                                             \
+    if (!have_gpu()) {                                                             \
+      const char* need = std::getenv("TSEIG_TEST_REQUIRE_GPU");                    \
+      if (need && std::string(need) == "1") FAIL() << "no GPU: " << gpu::status(); \
+      GTEST_SKIP() << gpu::status();                                               \
+    }                                                                              \
   } while (0)
 
 template <class T>
@@ -71,14 +71,17 @@ TYPED_TEST(GpuStages, BandBacktransformMatchesHost) {
   using T = TypeParam;
   SKIP_WITHOUT_GPU();
   for (const Grid& grid : test_grids())
-    for (auto [n, nb, b, nev] : {std::tuple{2, 1, 1, 2}, {37, 4, 8, 37}, {151, 8, 24, 30},
-                                 {150, 16, 48, 150}, {200, 8, 40, 1}})
-      for (auto [sweeps, kernel, columns] : {std::tuple{256, 1, 64}, {7, 0, 1}, {3, 1, 32},
-                                             {64, 0, 16}, {5, 0, 8}, {256, 1, 96}}) {
-        SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) + " b=" +
-                     std::to_string(b) + " nev=" + std::to_string(nev) + " sweeps/pass=" +
-                     std::to_string(sweeps) + " kernel " + std::to_string(kernel) + " with " +
-                     std::to_string(columns) + " columns/block");
+    for (auto [n, nb, b, nev] : {std::tuple{2, 1, 1, 2},
+                                 {37, 4, 8, 37},
+                                 {151, 8, 24, 30},
+                                 {150, 16, 48, 150},
+                                 {200, 8, 40, 1}})
+      for (auto [sweeps, kernel, columns] :
+           {std::tuple{256, 1, 64}, {7, 0, 1}, {3, 1, 32}, {64, 0, 16}, {5, 0, 8}, {256, 1, 96}}) {
+        SCOPED_TRACE(
+            "grid " + shape_name(grid) + " N=" + std::to_string(n) + " b=" + std::to_string(b) +
+            " nev=" + std::to_string(nev) + " sweeps/pass=" + std::to_string(sweeps) + " kernel " +
+            std::to_string(kernel) + " with " + std::to_string(columns) + " columns/block");
         DistMatrix<T> A(grid, n, n, nb);
         generate::random_hermitian(A, 3 + n);
         const int bw = std::min(b, std::max(n - 1, 1));
@@ -109,9 +112,8 @@ TYPED_TEST(GpuStages, HouseholderBacktransformMatchesHost) {
                      " nev=" + std::to_string(nev) + " offset=" + std::to_string(offset));
         DistMatrix<T> A(grid, n, n, nb);
         generate::random_hermitian(A, 9 + n);
-        const std::vector<T> tau = offset == 1
-                                       ? dense::tridiagonalize<Device::host>(A).tau
-                                       : dense::reduce_to_band<Device::host>(A, offset);
+        const std::vector<T> tau = offset == 1 ? dense::tridiagonalize<Device::host>(A).tau
+                                               : dense::reduce_to_band<Device::host>(A, offset);
         TuneParameters tune;
         tune.wy_width = 2 * nb;
         DistMatrix<T> host = random_columns<T>(grid, n, nev, nb, 13 + n);

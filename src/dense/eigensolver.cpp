@@ -332,8 +332,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       Zs = &zwork;
     }
   }
-  const Device device = solver == Solver::scalapack ? Device::host
-                                                    : dense::solve_device(options_.gpu, comm);
+  const Device device =
+      solver == Solver::scalapack ? Device::host : dense::solve_device(options_.gpu, comm);
   const dense::SubgridSolve<T> run_solver = [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
     switch (solver) {
       case Solver::scalapack:

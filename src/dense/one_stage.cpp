@@ -16,7 +16,8 @@ std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, Wanted& wanted, DistMat
   Tridiagonal<T> tri =
       timed(times, Stage::tridiagonalize, [&] { return tridiagonalize<Device::host>(A); });
   auto w = timed(times, Stage::tridiagonal_solve, [&] {
-    return solve_tridiagonal<Device::host, T>(A.grid(), std::move(tri.d), std::move(tri.e), wanted, Z, tune);
+    return solve_tridiagonal<Device::host, T>(A.grid(), std::move(tri.d), std::move(tri.e), wanted,
+                                              Z, tune);
   });
   if (Z && wanted.count > 0)
     timed(times, Stage::backtransform,
@@ -24,10 +25,10 @@ std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, Wanted& wanted, DistMat
   return selected(std::move(w), wanted);
 }
 
-#define TSEIG_INSTANTIATE(T)                                                         \
-  template std::vector<real_t<T>> solve_one_stage<Device::host, T>(                  \
-      DistMatrix<T>&, Wanted&, DistMatrix<T>*, const TuneParameters&, StageTimes&);  \
-  template std::vector<real_t<T>> solve_one_stage<Device::cuda, T>(                  \
+#define TSEIG_INSTANTIATE(T)                                                        \
+  template std::vector<real_t<T>> solve_one_stage<Device::host, T>(                 \
+      DistMatrix<T>&, Wanted&, DistMatrix<T>*, const TuneParameters&, StageTimes&); \
+  template std::vector<real_t<T>> solve_one_stage<Device::cuda, T>(                 \
       DistMatrix<T>&, Wanted&, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

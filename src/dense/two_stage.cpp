@@ -51,10 +51,10 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, Wanted& wanted, int ban
   return selected(std::move(w), wanted);
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                  \
-  template std::vector<real_t<T>> solve_two_stage<Device::host, T>(                           \
-      DistMatrix<T>&, Wanted&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);      \
-  template std::vector<real_t<T>> solve_two_stage<Device::cuda, T>(                           \
+#define TSEIG_INSTANTIATE(T)                                                             \
+  template std::vector<real_t<T>> solve_two_stage<Device::host, T>(                      \
+      DistMatrix<T>&, Wanted&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&); \
+  template std::vector<real_t<T>> solve_two_stage<Device::cuda, T>(                      \
       DistMatrix<T>&, Wanted&, int, DistMatrix<T>*, const TuneParameters&, StageTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "core/blas/cuda.hpp"
 
@@ -38,7 +39,7 @@ void to_device_2d(cuda::Context& ctx, void* dst, std::size_t dpitch, const void*
 void to_host_2d(cuda::Context& ctx, void* dst, std::size_t dpitch, const void* src,
                 std::size_t spitch, std::size_t width_bytes, std::size_t rows);
 /// Waits for all work queued on ctx's stream; a kernel's error surfaces here as
-/// Error(internal) with CUDA's message.
+/// Error(device_error) with CUDA's message.
 void synchronize(cuda::Context& ctx);
 
 /// An array of n T in device memory, from the cache, returned to it when destroyed.

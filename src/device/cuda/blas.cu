@@ -327,30 +327,31 @@ void gemv_(Context& ctx, char t, int m, int n, T alpha, const T* a, int lda, con
   check(xgemv(h, opa, m, n, cu(&alpha), cu(a), lda, cu(x), incx, cu(&beta), cu(y), incy), what);
 }
 
-template <class T>
-void trmm_(Context& ctx, char side, char uplo, char ta, char diag, int m, int n, T alpha,
-           const T* a, int lda, T* b, int ldb) {
-  const char* what = "cuda::blas::trmm";
+// trmm and trsm: the same arguments, `call` one of xtrmm / xtrsm.
+template <class T, class Call>
+void triangular_(const char* what, Call call, Context& ctx, char side, char uplo, char ta,
+                 char diag, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) {
   cublasHandle_t h = blas_handle(ctx, what);
   const auto s = side_mode(side, what);
   const auto u = fill_mode(uplo, what);
   const auto t = op(ta, what);
   const auto d = diag_type(diag, what);
   if (m == 0 || n == 0) return;
-  check(xtrmm(h, s, u, t, d, m, n, cu(&alpha), cu(a), lda, cu(b), ldb), what);
+  check(call(h, s, u, t, d, m, n, cu(&alpha), cu(a), lda, cu(b), ldb), what);
+}
+
+template <class T>
+void trmm_(Context& ctx, char side, char uplo, char ta, char diag, int m, int n, T alpha,
+           const T* a, int lda, T* b, int ldb) {
+  auto call = [](auto... args) { return xtrmm(args...); };
+  triangular_("cuda::blas::trmm", call, ctx, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 template <class T>
 void trsm_(Context& ctx, char side, char uplo, char ta, char diag, int m, int n, T alpha,
            const T* a, int lda, T* b, int ldb) {
-  const char* what = "cuda::blas::trsm";
-  cublasHandle_t h = blas_handle(ctx, what);
-  const auto s = side_mode(side, what);
-  const auto u = fill_mode(uplo, what);
-  const auto t = op(ta, what);
-  const auto d = diag_type(diag, what);
-  if (m == 0 || n == 0) return;
-  check(xtrsm(h, s, u, t, d, m, n, cu(&alpha), cu(a), lda, cu(b), ldb), what);
+  auto call = [](auto... args) { return xtrsm(args...); };
+  triangular_("cuda::blas::trsm", call, ctx, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
 }
 
 // devInfo, read back once the factorization has run (to_host synchronizes the stream).

@@ -230,36 +230,45 @@ void release_cached() noexcept {
   free_cached_locked(s);
 }
 
+namespace {
+
+// A copy queued on ctx's stream (`queued`: its status), then the wait for it: the host
+// side may be pageable memory that the caller reuses at once.
+void finish_copy(cuda::Context& ctx, cudaError_t queued, const char* what) {
+  check(queued, what);
+  check(cudaStreamSynchronize(ctx.stream), what);
+}
+
+}  // namespace
+
 void to_device(cuda::Context& ctx, void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream),
-        "device::to_device: cudaMemcpyAsync");
-  check(cudaStreamSynchronize(ctx.stream), "device::to_device: cudaStreamSynchronize");
+  finish_copy(ctx, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream),
+              "device::to_device");
 }
 
 void to_host(cuda::Context& ctx, void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, ctx.stream),
-        "device::to_host: cudaMemcpyAsync");
-  check(cudaStreamSynchronize(ctx.stream), "device::to_host: cudaStreamSynchronize");
+  finish_copy(ctx, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, ctx.stream),
+              "device::to_host");
 }
 
 void to_device_2d(cuda::Context& ctx, void* dst, std::size_t dpitch, const void* src,
                   std::size_t spitch, std::size_t width_bytes, std::size_t rows) {
   if (width_bytes == 0 || rows == 0) return;
-  check(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, rows, cudaMemcpyHostToDevice,
-                          ctx.stream),
-        "device::to_device_2d: cudaMemcpy2DAsync");
-  check(cudaStreamSynchronize(ctx.stream), "device::to_device_2d: cudaStreamSynchronize");
+  finish_copy(ctx,
+              cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, rows, cudaMemcpyHostToDevice,
+                                ctx.stream),
+              "device::to_device_2d");
 }
 
 void to_host_2d(cuda::Context& ctx, void* dst, std::size_t dpitch, const void* src,
                 std::size_t spitch, std::size_t width_bytes, std::size_t rows) {
   if (width_bytes == 0 || rows == 0) return;
-  check(cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, rows, cudaMemcpyDeviceToHost,
-                          ctx.stream),
-        "device::to_host_2d: cudaMemcpy2DAsync");
-  check(cudaStreamSynchronize(ctx.stream), "device::to_host_2d: cudaStreamSynchronize");
+  finish_copy(ctx,
+              cudaMemcpy2DAsync(dst, dpitch, src, spitch, width_bytes, rows, cudaMemcpyDeviceToHost,
+                                ctx.stream),
+              "device::to_host_2d");
 }
 
 void synchronize(cuda::Context& ctx) {

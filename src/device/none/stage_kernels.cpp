@@ -13,7 +13,7 @@ void apply_band_reflectors(cuda::Context&, const DeviceBandReflectors<T>&, int, 
   device::unsupported("the band back-transform kernel");
 }
 
-#define TSEIG_HOOK(T)                                                                          \
+#define TSEIG_HOOK(T)                                                                           \
   template void apply_band_reflectors(cuda::Context&, const DeviceBandReflectors<T>&, int, int, \
                                       int, int, T*, int, int, int, BandKernelShape);
 TSEIG_HOOK(float)

@@ -27,7 +27,7 @@ __global__ void by_column_kernel(Reflectors<typename Ops<T>::D> q, int s0, int s
   using D = typename O::D;
   extern __shared__ unsigned char shared_bytes[];
   const int b = q.b, n = q.n, nt = blockDim.x, tid = threadIdx.x;
-  D* ring = reinterpret_cast<D*>(shared_bytes);  // row r of my column: ring[(r % b)·nt + tid]
+  D* ring = reinterpret_cast<D*>(shared_bytes);     // row r of my column: ring[(r % b)·nt + tid]
   D* vs = ring + static_cast<std::size_t>(b) * nt;  // the batch's reflectors, b entries each
   D* taus = vs + static_cast<std::size_t>(batch) * b;
   const int c = blockIdx.x * nt + tid;
@@ -107,17 +107,20 @@ void launch_by_column(cudaStream_t stream, const Reflectors<typename Ops<T>::D>&
   int nt = columns;
   while (nt > 32 && bytes(nt) > static_cast<std::size_t>(limit)) nt -= 32;
   if (bytes(nt) > static_cast<std::size_t>(limit))
-    throw Error(ErrorCode::unsupported,
-                "band back-transform (gpu_band_kernel 1): a band of " + std::to_string(q.b) +
-                    " needs " + std::to_string(bytes(nt)) + " bytes of shared memory, the device "
-                    "allows " + std::to_string(limit) + "; use gpu_band_kernel 0");
+    throw Error(ErrorCode::unsupported, "band back-transform (gpu_band_kernel 1): a band of " +
+                                            std::to_string(q.b) + " needs " +
+                                            std::to_string(bytes(nt)) +
+                                            " bytes of shared memory, the device "
+                                            "allows " +
+                                            std::to_string(limit) + "; use gpu_band_kernel 0");
   const std::size_t shared = bytes(nt);
   if (shared > 48 * 1024) {
     const cudaError_t e =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess)
-      throw Error(ErrorCode::device_error,
-                  std::string("band back-transform: shared memory opt-in: ") + cudaGetErrorString(e));
+      throw Error(
+          ErrorCode::device_error,
+          std::string("band back-transform: shared memory opt-in: ") + cudaGetErrorString(e));
   }
   kernel<<<(ncols + nt - 1) / nt, nt, shared, stream>>>(q, s0, s1, j0, j1, X, ldx, row0, ncols);
   const cudaError_t e = cudaGetLastError();
@@ -126,9 +129,9 @@ void launch_by_column(cudaStream_t stream, const Reflectors<typename Ops<T>::D>&
                 std::string("band back-transform kernel launch: ") + cudaGetErrorString(e));
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                 \
-  template void launch_by_column<T>(cudaStream_t, const Reflectors<typename Ops<T>::D>&, int, \
-                                    int, int, int, typename Ops<T>::D*, int, int, int, int);
+#define TSEIG_INSTANTIATE(T)                                                                       \
+  template void launch_by_column<T>(cudaStream_t, const Reflectors<typename Ops<T>::D>&, int, int, \
+                                    int, int, typename Ops<T>::D*, int, int, int, int);
 TSEIG_INSTANTIATE(float)
 TSEIG_INSTANTIATE(double)
 TSEIG_INSTANTIATE(std::complex<float>)

@@ -26,18 +26,13 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   const int n = Z.m(), sweeps = n - 1;
   if (n <= 1 || nev <= 0) return;
   cuda::Context& ctx = device::context(g.comm());
-  const int k = g.nprow() == 1 ? sweeps : std::max(2, tune.band_sweeps_per_pass);
-  const int halo = std::min(n, chased.b + k - 1);
-  const RowPanels layout = stage4_layout(n, nev, halo, g.nprow(), g.npcol());
-  const int me = g.myrow(), lo = layout.row_cut[me], hi = layout.row_cut[me + 1];
-  const bool mine = hi > lo;
-  const bool up = mine && me > 0, down = mine && hi < n;
-  const int ext = std::min(n, hi + halo);  // my rows and the halo below them
+  const PipelineRows p(g, n, nev, chased.b,
+                       g.nprow() == 1 ? sweeps : std::max(2, tune.band_sweeps_per_pass));
+  const auto& [k, halo, layout, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
   const BandReflectors<T> q =
       reflectors_for_rows(chased, g.comm(), lo, mine ? std::min(n, hi + k - 1) : lo);
   chased = {};
-  const int cols = layout.cols(g.mycol()), ld = std::max(ext - lo, 1);
-  const int top = std::min(halo, hi - lo), below = ext - hi;
+  const int ld = std::max(ext - lo, 1);
   const bool work = mine && cols > 0;
   // Column-major rows [lo, ext) of my columns: the host side of the transfers.
   cached_vector<T> panel, buf;
@@ -61,8 +56,8 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
       device::to_device(ctx, tau.data(), q.tau.data(), q.tau.size() * sizeof(T));
       device::to_device(ctx, first.data(), q.first_.data(), q.first_.size() * sizeof(std::size_t));
     });
-    const DeviceBandReflectors<T> dq{v.data(), tau.data(), first.data(), q.n, q.b, q.row_lo,
-                                     q.row_hi};
+    const DeviceBandReflectors<T> dq{v.data(), tau.data(), first.data(), q.n,
+                                     q.b,      q.row_lo,   q.row_hi};
     const MPI_Comm col = g.col_comm();
     const MPI_Datatype type = mpi_type<T>();
     const std::size_t pitch = static_cast<std::size_t>(ld) * sizeof(T);
@@ -87,15 +82,13 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
       if (down) receive(hi, below, me + 1);
       const auto [j0, j1] = q.steps_in(s0, lo, hi);
       failure.run([&] {
-        apply_band_reflectors(ctx, dq, s0, std::min(s0 + k, sweeps), j0, j1, X.data(), ld, lo,
-                              cols, {tune.gpu_band_kernel, tune.gpu_band_columns});
+        apply_band_reflectors(ctx, dq, s0, std::min(s0 + k, sweeps), j0, j1, X.data(), ld, lo, cols,
+                              {tune.gpu_band_kernel, tune.gpu_band_columns});
       });
       if (down) send(hi, below, me + 1);
       if (up && s0 > 0) send(lo, top, me - 1);
     }
-    failure.run([&] {
-      device::to_host(ctx, panel.data(), X.data(), panel.size() * sizeof(T));
-    });
+    failure.run([&] { device::to_host(ctx, panel.data(), X.data(), panel.size() * sizeof(T)); });
   }
   failure.raise(g.comm(), "band back-transform on the GPU");
   exchange_panels(Z, layout, panel.data(), PanelStorage{ld, 1}, false);

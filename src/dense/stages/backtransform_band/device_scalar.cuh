@@ -23,21 +23,23 @@ struct Ops {
   __device__ static D conj_mul(D a, D b) { return a * b; }
   __device__ static D add(D a, D b) { return a + b; }
   __device__ static D sub(D a, D b) { return a - b; }
-  __device__ static D shfl_down(D a, int d) { return __shfl_down_sync(0xffffffffu, a, d); }
+  __device__ static D shfl_xor(D a, int d) { return __shfl_xor_sync(0xffffffffu, a, d); }
 };
 
 template <class R>
 struct Ops<std::complex<R>> {
   using D = Complex<R>;
   __device__ static D zero() { return {R(0), R(0)}; }
-  __device__ static D mul(D a, D b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+  __device__ static D mul(D a, D b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  }
   __device__ static D conj_mul(D a, D b) {
     return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
   }
   __device__ static D add(D a, D b) { return {a.re + b.re, a.im + b.im}; }
   __device__ static D sub(D a, D b) { return {a.re - b.re, a.im - b.im}; }
-  __device__ static D shfl_down(D a, int d) {
-    return {__shfl_down_sync(0xffffffffu, a.re, d), __shfl_down_sync(0xffffffffu, a.im, d)};
+  __device__ static D shfl_xor(D a, int d) {
+    return {__shfl_xor_sync(0xffffffffu, a.re, d), __shfl_xor_sync(0xffffffffu, a.im, d)};
   }
 };
 

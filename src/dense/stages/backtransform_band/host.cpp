@@ -178,20 +178,13 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   const Grid& g = Z.grid();
   const int n = Z.m(), sweeps = n - 1;
   if (n <= 1 || nev <= 0) return;
-  const int k = std::max(2, tune.band_sweeps_per_pass);
-  const int halo = std::min(n, chased.b + k - 1);
-  const RowPanels layout = stage4_layout(n, nev, halo, g.nprow(), g.npcol());
-  const int me = g.myrow(), lo = layout.row_cut[me], hi = layout.row_cut[me + 1];
-  const bool mine = hi > lo;
-  const bool up = mine && me > 0, down = mine && hi < n;
-  const int ext = std::min(n, hi + halo);  // my rows and the halo below them
+  const PipelineRows p(g, n, nev, chased.b, std::max(2, tune.band_sweeps_per_pass));
+  const auto& [k, halo, layout, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
   const BandReflectors<T> q =
       reflectors_for_rows(chased, g.comm(), lo, mine ? std::min(n, hi + k - 1) : lo);
   chased = {};
-  const int cols = layout.cols(g.mycol());
   std::optional<Stripes<T>> S;
   cached_vector<T> buf;
-  const int top = std::min(halo, hi - lo), below = ext - hi;
   allocate_collectively(g.comm(), [&] {
     S.emplace(lo, ext - lo, cols);
     buf.resize(static_cast<std::size_t>(S->count()) * std::max(top, below) * Stripes<T>::W);

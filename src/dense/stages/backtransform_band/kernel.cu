@@ -19,6 +19,28 @@ namespace {
 
 using namespace band_kernel;
 
+// The sums over the warp of C per-lane values (C a power of two ≤ 32) in C − 1 + log2(32/C)
+// shuffles instead of 5·C: each halving step trades half of the values with the lane h
+// away, then the single value left is summed over the lanes that share its column.
+// Returns the column whose sum ends in acc[0]; lanes with lane % (32/C) == 0 hold it.
+template <class O, int C>
+__device__ int warp_reduce_scatter(typename O::D (&acc)[C], int lane) {
+  int c = 0, h = 16;
+#pragma unroll
+  for (int m = C; m > 1; m /= 2, h /= 2) {
+    const bool upper = (lane & h) != 0;
+#pragma unroll
+    for (int i = 0; i < m / 2; ++i) {
+      const typename O::D send = upper ? acc[i] : acc[i + m / 2];
+      const typename O::D keep = upper ? acc[i + m / 2] : acc[i];
+      acc[i] = O::add(keep, O::shfl_xor(send, h));
+    }
+    if (upper) c += m / 2;
+  }
+  for (; h > 0; h /= 2) acc[0] = O::add(acc[0], O::shfl_xor(acc[0], h));
+  return c;
+}
+
 template <class T, int C>
 __global__ void band_reflectors_kernel(Reflectors<typename Ops<T>::D> q, int s0, int s1, int j0,
                                        int j1, typename Ops<T>::D* X, int ldx, int row0,
@@ -28,11 +50,13 @@ __global__ void band_reflectors_kernel(Reflectors<typename Ops<T>::D> q, int s0,
   extern __shared__ unsigned char shared_bytes[];
   const int b = q.b, n = q.n, nt = blockDim.x, tid = threadIdx.x;
   const int warps = nt / 32, lane = tid % 32, warp = tid / 32;
-  D* win = reinterpret_cast<D*>(shared_bytes);  // row r, column c at win[(r % b)·C + c]
+  D* win = reinterpret_cast<D*>(shared_bytes);      // row r, column c at win[(r % b)·C + c]
   D* part = win + static_cast<std::size_t>(b) * C;  // partial dots: [warp][C]
   const int c0 = blockIdx.x * C, nc = min(C, ncols - c0);
   D* Xb = X + static_cast<std::size_t>(c0) * ldx;
-  auto x_at = [&](int r, int c) -> D& { return Xb[static_cast<std::size_t>(c) * ldx + (r - row0)]; };
+  auto x_at = [&](int r, int c) -> D& {
+    return Xb[static_cast<std::size_t>(c) * ldx + (r - row0)];
+  };
   // The thread that owns window position b − 1 also moves the window.
   const int mover = (b - 1) % nt;
 
@@ -43,8 +67,7 @@ __global__ void band_reflectors_kernel(Reflectors<typename Ops<T>::D> q, int s0,
     const int top = s_end + j * b;  // first row of reflector (s_end − 1, j)
     for (int t = tid; t < b; t += nt) {
       const int r = top + t;
-      for (int c = 0; c < C; ++c)
-        win[(r % b) * C + c] = (r < n && c < nc) ? x_at(r, c) : O::zero();
+      for (int c = 0; c < C; ++c) win[(r % b) * C + c] = (r < n && c < nc) ? x_at(r, c) : O::zero();
     }
     __syncthreads();
     for (int s = s_end - 1; s >= s0; --s) {
@@ -58,10 +81,8 @@ __global__ void band_reflectors_kernel(Reflectors<typename Ops<T>::D> q, int s0,
         const int slot = ((r0 + t) % b) * C;
         for (int c = 0; c < C; ++c) acc[c] = O::add(acc[c], O::conj_mul(vt, win[slot + c]));
       }
-      for (int c = 0; c < C; ++c) {
-        for (int d = 16; d > 0; d /= 2) acc[c] = O::add(acc[c], O::shfl_down(acc[c], d));
-        if (lane == 0) part[warp * C + c] = acc[c];
-      }
+      const int c = warp_reduce_scatter<O, C>(acc, lane);
+      if ((lane & (32 / C - 1)) == 0) part[warp * C + c] = acc[0];
       __syncthreads();
       // Every thread sums the warps' partials itself: no barrier for a broadcast.
       const D tau = q.tau[at];
@@ -109,10 +130,10 @@ void launch(cudaStream_t stream, const Reflectors<typename Ops<T>::D>& q, int s0
     cudaError_t e =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess)
-      throw Error(ErrorCode::unsupported,
-                  "band back-transform: a window of " + std::to_string(q.b) + " rows × " +
-                      std::to_string(C) + " columns needs " + std::to_string(shared) +
-                      " bytes of shared memory: " + cudaGetErrorString(e));
+      throw Error(ErrorCode::unsupported, "band back-transform: a window of " +
+                                              std::to_string(q.b) + " rows × " + std::to_string(C) +
+                                              " columns needs " + std::to_string(shared) +
+                                              " bytes of shared memory: " + cudaGetErrorString(e));
   }
   const int blocks = (ncols + C - 1) / C;
   kernel<<<blocks, threads, shared, stream>>>(q, s0, s1, j0, j1, X, ldx, row0, ncols);
@@ -130,8 +151,13 @@ void apply_band_reflectors(cuda::Context& ctx, const DeviceBandReflectors<T>& dq
                            BandKernelShape shape) {
   if (ncols <= 0 || s1 <= s0 || j1 <= j0) return;
   using D = typename Ops<T>::D;
-  const Reflectors<D> q{reinterpret_cast<const D*>(dq.v), reinterpret_cast<const D*>(dq.tau),
-                        dq.first, dq.n, dq.b, dq.row_lo, dq.row_hi};
+  const Reflectors<D> q{reinterpret_cast<const D*>(dq.v),
+                        reinterpret_cast<const D*>(dq.tau),
+                        dq.first,
+                        dq.n,
+                        dq.b,
+                        dq.row_lo,
+                        dq.row_hi};
   D* x = reinterpret_cast<D*>(X);
   cudaStream_t stream = ctx.stream;
   if (shape.variant == 1)
@@ -139,7 +165,8 @@ void apply_band_reflectors(cuda::Context& ctx, const DeviceBandReflectors<T>& dq
   if (shape.variant != 0)
     throw Error(ErrorCode::invalid_argument,
                 "gpu_band_kernel must be 0 (window per thread block) or 1 (column per thread), "
-                "not " + std::to_string(shape.variant));
+                "not " +
+                    std::to_string(shape.variant));
   switch (shape.columns) {
     case 1:
       return launch<T, 1>(stream, q, s0, s1, j0, j1, x, ldx, row0, ncols);
@@ -158,7 +185,7 @@ void apply_band_reflectors(cuda::Context& ctx, const DeviceBandReflectors<T>& dq
   }
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                   \
+#define TSEIG_INSTANTIATE(T)                                                                    \
   template void apply_band_reflectors(cuda::Context&, const DeviceBandReflectors<T>&, int, int, \
                                       int, int, T*, int, int, int, BandKernelShape);
 TSEIG_INSTANTIATE(float)

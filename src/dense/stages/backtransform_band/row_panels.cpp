@@ -33,6 +33,21 @@ RowPanels stage4_layout(int n, int nev, int halo, int nprow, int npcol) {
   return layout;
 }
 
+PipelineRows::PipelineRows(const Grid& g, int n, int nev, int b, int k_)
+    : k(k_),
+      halo(std::min(n, b + k_ - 1)),
+      layout(stage4_layout(n, nev, halo, g.nprow(), g.npcol())),
+      me(g.myrow()),
+      lo(layout.row_cut[me]),
+      hi(layout.row_cut[me + 1]),
+      ext(std::min(n, hi + halo)),
+      cols(layout.cols(g.mycol())),
+      top(std::min(halo, hi - lo)),
+      below(ext - hi),
+      mine(hi > lo),
+      up(mine && me > 0),
+      down(mine && hi < n) {}
+
 template <class T>
 void exchange_panels(DistMatrix<T>& Z, const RowPanels& layout, T* panel, PanelStorage storage,
                      bool to_panel) {

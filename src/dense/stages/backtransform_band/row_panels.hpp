@@ -25,6 +25,18 @@ struct RowPanels {
 /// hold no rows).
 RowPanels stage4_layout(int n, int nev, int halo, int nprow, int npcol);
 
+/// This rank's part in stage 4's pipeline (host.cpp, cuda.cpp): blocks of k sweeps, the
+/// halo of b + k − 1 rows, process row `me` holding rows [lo, hi) (none when lo == hi)
+/// and the halo below them up to ext, `cols` columns; up/down: whether it exchanges
+/// halos with the process row above / below (top and below rows).
+struct PipelineRows {
+  int k, halo;
+  RowPanels layout;
+  int me, lo, hi, ext, cols, top, below;
+  bool mine, up, down;
+  PipelineRows(const Grid& g, int n, int nev, int b, int k);
+};
+
 /// The first sweep of the last block of k sweeps (blocks are applied from the last).
 inline int last_block_start(int sweeps, int k) {
   return ((sweeps - 1) / k) * k;

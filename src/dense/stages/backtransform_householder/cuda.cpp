@@ -42,8 +42,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   const std::size_t zpitch = static_cast<std::size_t>(Z.lld()) * sizeof(T);
   if (work)
     failure.run([&] {
-      device::to_device_2d(ctx, dZ.data(), ldz * sizeof(T), Z.data(), zpitch,
-                           lr * sizeof(T), lcz);
+      device::to_device_2d(ctx, dZ.data(), ldz * sizeof(T), Z.data(), zpitch, lr * sizeof(T), lcz);
     });
   for (int b0 = blocks.last(); b0 >= 0; b0 -= width) {
     const auto blk = blocks.form(b0);
@@ -53,8 +52,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
     failure.run([&] {
       device::to_device(ctx, dV.data(), blk.V, static_cast<std::size_t>(blk.ldv) * w * sizeof(T));
       device::to_device(ctx, dT.data(), blk.T_, static_cast<std::size_t>(w) * w * sizeof(T));
-      cuda::blas::gemm(ctx, 'C', 'N', w, lcz, m, T(1), dV.data(), blk.ldv, z, ldz, T(0),
-                       dW.data(), w);
+      cuda::blas::gemm(ctx, 'C', 'N', w, lcz, m, T(1), dV.data(), blk.ldv, z, ldz, T(0), dW.data(),
+                       w);
     });
     if (g.nprow() > 1) {
       failure.run([&] {
@@ -62,8 +61,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
       });
       sum_over_column(g, Wt.data(), w * lcz);
       failure.run([&] {
-        device::to_device(ctx, dW.data(), Wt.data(),
-                          static_cast<std::size_t>(w) * lcz * sizeof(T));
+        device::to_device(ctx, dW.data(), Wt.data(), static_cast<std::size_t>(w) * lcz * sizeof(T));
       });
     }
     failure.run([&] {
@@ -74,8 +72,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   }
   if (work)
     failure.run([&] {
-      device::to_host_2d(ctx, Z.data(), zpitch, dZ.data(), ldz * sizeof(T), lr * sizeof(T),
-                         lcz);
+      device::to_host_2d(ctx, Z.data(), zpitch, dZ.data(), ldz * sizeof(T), lr * sizeof(T), lcz);
     });
   failure.raise(g.comm(), "Householder back-transform on the GPU");
 }

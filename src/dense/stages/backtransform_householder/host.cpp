@@ -27,7 +27,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   const int lcz = Z.local_cols_before(ncols);
   WyBlocks<T> blocks(A, tau, offset, tune);
   std::vector<T> Wt;
-  allocate_collectively(g.comm(), [&] { Wt.reserve(static_cast<std::size_t>(blocks.width()) * lcz); });
+  allocate_collectively(g.comm(),
+                        [&] { Wt.reserve(static_cast<std::size_t>(blocks.width()) * lcz); });
   for (int b0 = blocks.last(); b0 >= 0; b0 -= blocks.width()) {
     const auto blk = blocks.form(b0);
     if (lcz == 0) continue;
@@ -38,8 +39,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
                Wt.data(), w);
     sum_over_column(g, Wt.data(), w * lcz);
     blas::trmm('L', 'U', 'N', 'N', w, lcz, T(1), blk.T_, w, Wt.data(), w);
-    blas::gemm('N', 'N', m, lcz, w, T(-1), blk.V, blk.ldv, Wt.data(), w, T(1),
-               &Z.local(blk.r0, 0), Z.lld());
+    blas::gemm('N', 'N', m, lcz, w, T(-1), blk.V, blk.ldv, Wt.data(), w, T(1), &Z.local(blk.r0, 0),
+               Z.lld());
   }
 }
 
