@@ -307,8 +307,12 @@ contains
     call check(error == TSEIG_OK .and. solver == "auto", "default solver")
     call e%set("solver", "no_such_solver", error)
     call check(error == TSEIG_ERROR_INVALID_ARGUMENT, "unknown solver")
+    call e%set("gpu", 3, error)
+    call check(error == TSEIG_ERROR_INVALID_ARGUMENT, "gpu = 3")
     call e%set("gpu", 1, error)
-    call check(error == TSEIG_ERROR_UNSUPPORTED, "gpu = 1")
+    call check(error == TSEIG_OK, "gpu = 1")
+    call e%set("gpu", 0, error)
+    call check(error == TSEIG_OK, "gpu = 0")
     a = real(local_matrix(h_entry, .false., 0d0), c_double)
     q = a
     call e%eigenvectors(a, ev, q, error)

@@ -109,7 +109,10 @@ TuneChoice choice_from_json(const JsonValue& v) {
   if (c.solver == Solver::automatic)
     throw Error(ErrorCode::io_error, "tuning choice: 'solver' must be a concrete solver");
   c.block_size = number("block_size", 0);
-  for (const TuneField& f : tune_fields) c.tune.*f.value = number(std::string(f.name), f.min);
+  // A knob the entry does not name keeps its default (entries measured before the knob
+  // existed stay valid); one it names must be in range.
+  for (const TuneField& f : tune_fields)
+    if (v.find(std::string(f.name))) c.tune.*f.value = number(std::string(f.name), f.min);
   return c;
 }
 

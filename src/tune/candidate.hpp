@@ -32,7 +32,8 @@ EigensolverOptions merged(const EigensolverOptions& user, const TuneChoice& choi
 
 /// JSON object of the solver, block size and every knob (tune_fields by name).
 std::string choice_json(const TuneChoice& c);
-/// The inverse; Error(io_error) when a member is missing or out of range.
+/// The inverse; Error(io_error) when the solver or block size is missing or a member out
+/// of range; a knob of TuneParameters that is not named keeps its default.
 TuneChoice choice_from_json(const JsonValue& v);
 
 /// A short label for tables: "two_stage nb=64 b=128 wy=256".

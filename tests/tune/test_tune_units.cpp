@@ -95,8 +95,14 @@ TEST(TuneCandidates, JsonRoundTrip) {
   const TuneChoice back = tune::choice_from_json(JsonValue::parse(tune::choice_json(c)));
   EXPECT_TRUE(tune::same_point(c, back));
   for (const char* bad : {R"({"solver":"auto","block_size":0})", R"({"solver":"x"})",
-                          R"({"solver":"one_stage","block_size":-3})"})
+                          R"({"solver":"one_stage","block_size":-3})",
+                          R"({"solver":"one_stage","block_size":32,"wy_width":0})"})
     EXPECT_THROW(tune::choice_from_json(JsonValue::parse(bad)), Error) << bad;
+  // A knob an entry does not name (measured before it existed) keeps its default.
+  const TuneChoice old = tune::choice_from_json(
+      JsonValue::parse(R"({"solver":"two_stage","block_size":32,"wy_width":128})"));
+  EXPECT_EQ(old.tune.wy_width, 128);
+  EXPECT_EQ(old.tune.gpu_band_columns, TuneParameters{}.gpu_band_columns);
 }
 
 tune::Signature signature(char type, int n, int nev, int ranks) {
