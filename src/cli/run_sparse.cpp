@@ -137,6 +137,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
   }
   ChebfdOptions c;
   c.tol = o.tol;
+  if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
   if (o.max_iterations) c.max_iterations = o.max_iterations;
   c.progress = [comm](const Progress& p) {
     // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
@@ -144,7 +145,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
     MPI_Comm_rank(comm, &rank);
     if (rank != 0 || p.seconds < 2) return;
     std::fprintf(stderr,
-                 "chebfd: pass %d, %d locked, %d unconverged (largest residual %.2e), "
+                 "chebfd: iteration %d, %d converged, %d unconverged (largest residual %.2e), "
                  "degree %d, space %d, %.1f s\n",
                  p.iteration, p.converged, p.unconverged, p.largest_residual, p.degree, p.space,
                  p.seconds);

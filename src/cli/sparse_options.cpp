@@ -110,6 +110,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.jacobi = true;
     } else if (flag == "--chebyshev") {
       o.chebyshev = parse_int(flag, value(), 1);
+    } else if (flag == "--subspace-iteration") {
+      o.subspace_iteration = true;
     } else if (flag == "--max-iterations") {
       o.max_iterations = parse_int(flag, value(), 1);
     } else if (flag == "--moments") {
@@ -139,6 +141,9 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
         "--out-values and --out-vectors need an eigensolver (--lobpcg, --chebfd, "
         "--nearest)");
   if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
+  if (o.subspace_iteration && o.method != SparseMethod::chebfd &&
+      o.method != SparseMethod::nearest)
+    throw UsageError("--subspace-iteration works with --chebfd and --nearest only");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");
   if (o.type == 0) o.type = o.generator == SparseGenerator::ti ? 'z' : 'd';
@@ -167,6 +172,8 @@ Methods (default --kpm):
                       --B FILE solves H x = lambda S x
   --chebfd            every eigenpair in --interval a:b (Chebyshev filter)
   --nearest T         the --nev K eigenpairs nearest to T (Chebyshev filter)
+  --subspace-iteration  --chebfd/--nearest: iterate the filter on a subspace
+                      (Pieper et al.) instead of a Krylov-Schur space of p(H)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
   --json              one JSON object on stdout (KPM: with the DOS grid; plot it

@@ -30,6 +30,7 @@ struct SparseOptions {
   int max_iterations = 0;  ///< 0: the solver's default
   bool jacobi = false;     ///< LOBPCG with the Jacobi preconditioner
   int chebyshev = 0;       ///< > 0: LOBPCG with the Chebyshev preconditioner of this degree
+  bool subspace_iteration = false;  ///< ChebFD: ChebfdMethod::subspace
   bool json = false;
   std::string out_values;
   std::string out_vectors;  ///< Matrix Market array file of the eigenvectors

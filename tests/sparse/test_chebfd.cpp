@@ -1,13 +1,15 @@
-// ChebFD against dense LAPACK spectra: exactly the eigenvalues of an interval, with
-// their multiplicities (2D periodic Laplacian, graphene's zero modes, the topological
-// insulator), the k nearest to a target, filter and orthogonalization variants with
-// several subspace blocks, a rank without rows, and reported non-convergence.
+// ChebFD against dense LAPACK spectra, both iterations (Krylov–Schur and subspace):
+// exactly the eigenvalues of an interval, with their multiplicities (2D periodic
+// Laplacian, graphene's zero modes, the topological insulator, the cube's degenerate
+// levels), the k nearest to a target, filter and orthogonalization variants with several
+// subspace blocks, a rank without rows, and reported non-convergence.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "solver_checks.hpp"
+#include "sparse/solvers/chebfd_krylov.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
@@ -30,16 +32,9 @@ double cut(const std::vector<double>& w, int from, int to) {
   return (w[best - 1] + w[best]) / 2;
 }
 
-Window window_of(const std::vector<double>& w, double lower, double upper) {
-  Window win{lower, upper, {}};
-  for (double v : w)
-    if (v >= lower && v <= upper) win.inside.push_back(v);
-  return win;
-}
-
-/// ChebFD on [lower, upper] must return exactly the reference eigenvalues there.
+/// ChebFD with options o on [lower, upper] must return exactly the reference eigenvalues.
 template <class T>
-void expect_window(const Matrix<T>& a, const Window& win, const ChebfdOptions& o = {}) {
+void expect_window_once(const Matrix<T>& a, const Window& win, const ChebfdOptions& o) {
   const EigenResult<T> r = chebfd(a, win.lower, win.upper, o);
   ASSERT_EQ(r.eigenvalues.size(), win.inside.size())
       << "[" << win.lower << ", " << win.upper << "]";
@@ -51,6 +46,27 @@ void expect_window(const Matrix<T>& a, const Window& win, const ChebfdOptions& o
   const std::vector<double> w = dense_spectrum(a);
   expect_pairs<T>(a, nullptr, r, win.inside, tol, 1.0,
                   std::max(std::abs(w.front()), std::abs(w.back())));
+}
+
+Window window_of(const std::vector<double>& w, double lower, double upper) {
+  Window win{lower, upper, {}};
+  for (double v : w)
+    if (v >= lower && v <= upper) win.inside.push_back(v);
+  return win;
+}
+
+/// ChebFD on [lower, upper] must return exactly the reference eigenvalues there, by
+/// either iteration (the Krylov–Schur one with a block narrow enough for the matrix to
+/// take it, so that it runs rather than the subspace iteration it falls back to).
+template <class T>
+void expect_window(const Matrix<T>& a, const Window& win, ChebfdOptions o = {}) {
+  for (ChebfdMethod method : {ChebfdMethod::krylov_schur, ChebfdMethod::subspace}) {
+    o.method = method;
+    if (method == ChebfdMethod::krylov_schur)
+      while (a.rows() < detail::krylov_min_rows(o.tune.block_width)) o.tune.block_width /= 2;
+    SCOPED_TRACE(method == ChebfdMethod::krylov_schur ? "krylov_schur" : "subspace");
+    expect_window_once(a, win, o);
+  }
 }
 
 template <class T>
@@ -141,13 +157,14 @@ TEST(SparseChebfd, FilterAndOrthogonalizationVariantsWithSeveralBlocks) {
   expect_window(a, win, o);
 }
 
-TEST(SparseChebfd, NearestToTarget) {
+/// The k nearest eigenvalues to a target, each level whole.
+void expect_nearest(const ChebfdOptions& o) {
   using T = std::complex<double>;
   const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 5, 5);
   const std::vector<double> w = dense_spectrum(a);
   const double target = 5.1;
   const int k = 7;
-  const EigenResult<T> r = chebfd_nearest(a, target, k, ChebfdOptions{});
+  const EigenResult<T> r = chebfd_nearest(a, target, k, o);
   ASSERT_TRUE(r.converged);
   ASSERT_GE(static_cast<int>(r.eigenvalues.size()), k);
   std::vector<double> by_distance = w;
@@ -159,6 +176,48 @@ TEST(SparseChebfd, NearestToTarget) {
   EXPECT_EQ(nearer, r.eigenvalues.size());
   for (std::size_t j = 0; j < r.eigenvalues.size(); ++j)
     EXPECT_NEAR(std::abs(r.eigenvalues[j] - target), std::abs(by_distance[j] - target), 1e-6);
+}
+
+// The cube's levels are 3- and 6-fold (permutations of the wave numbers) and far more
+// where sums coincide (8³: a 21-fold level); a window from the largest level of the lower
+// half across the next three, with blocks of 4: the Krylov–Schur space must find more
+// copies than its block width.
+TEST(SparseChebfd, DegenerateLevelsOfTheCubeWhole) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 8, 8, 8);
+  const std::vector<double> w = dense_spectrum(a);
+  std::vector<std::pair<double, int>> levels;  // value, multiplicity
+  for (double v : w)
+    if (!levels.empty() && v - levels.back().first < 1e-9)
+      ++levels.back().second;
+    else
+      levels.emplace_back(v, 1);
+  std::size_t big = 1;
+  for (std::size_t i = 1; i + 4 < levels.size() / 2; ++i)
+    if (levels[i].second > levels[big].second) big = i;
+  ASSERT_GT(levels[big].second, 8);  // more than twice the block width
+  const Window win = window_of(w, (levels[big - 1].first + levels[big].first) / 2,
+                               (levels[big + 3].first + levels[big + 4].first) / 2);
+  ChebfdOptions o;
+  o.tune.block_width = 4;
+  expect_window(a, win, o);
+}
+
+TEST(SparseChebfd, NearestToTarget) {
+  for (ChebfdMethod method : {ChebfdMethod::krylov_schur, ChebfdMethod::subspace}) {
+    SCOPED_TRACE(method == ChebfdMethod::krylov_schur ? "krylov_schur" : "subspace");
+    ChebfdOptions o;
+    o.method = method;
+    expect_nearest(o);
+  }
+}
+
+TEST(SparseChebfd, SmallMatrixRunsTheSubspaceIteration) {
+  using T = double;
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 7, 9);  // 63 < 5 blocks of 16
+  ASSERT_LT(a.rows(), detail::krylov_min_rows(ChebfdOptions{}.tune.block_width));
+  const std::vector<double> w = dense_spectrum(a);
+  expect_window_once(a, window_of(w, cut(w, 10, 20), cut(w, 30, 40)), ChebfdOptions{});
 }
 
 TEST(SparseChebfd, RankWithoutRows) {
@@ -179,14 +238,17 @@ TEST(SparseChebfd, RankWithoutRows) {
 TEST(SparseChebfd, NonConvergenceIsReported) {
   using T = double;
   const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 5);
-  ChebfdOptions o;
-  o.max_iterations = 1;  // convergence needs a second pass that confirms the count
-  const Error e = tseig::test::error_of([&] { chebfd(a, 4.0, 5.0, o); });
-  EXPECT_EQ(e.code(), ErrorCode::not_converged);
-  EXPECT_NE(std::string(e.what()).find("relative residuals reached"), std::string::npos)
-      << e.what();
-  o.throw_on_failure = false;
-  EXPECT_FALSE(chebfd(a, 4.0, 5.0, o).converged);
+  for (ChebfdMethod method : {ChebfdMethod::krylov_schur, ChebfdMethod::subspace}) {
+    ChebfdOptions o;
+    o.method = method;
+    o.max_iterations = 1;  // convergence needs a second pass (restart) confirming the count
+    const Error e = tseig::test::error_of([&] { chebfd(a, 4.0, 5.0, o); });
+    EXPECT_EQ(e.code(), ErrorCode::not_converged);
+    EXPECT_NE(std::string(e.what()).find("relative residuals reached"), std::string::npos)
+        << e.what();
+    o.throw_on_failure = false;
+    EXPECT_FALSE(chebfd(a, 4.0, 5.0, o).converged);
+  }
 }
 
 }  // namespace

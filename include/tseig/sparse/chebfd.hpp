@@ -1,10 +1,15 @@
 #pragma once
-// Chebyshev filter diagonalization (Pieper et al. 2016): the eigenpairs of a sparse
-// Hermitian matrix inside an interval [a, b]. A polynomial window filter p(H) ≈ 1 on
-// [a, b], ≈ 0 elsewhere, is applied to a search space of about 1.5–2× the KPM estimate
-// of the count, which is then orthonormalized and Rayleigh–Ritz-projected; converged
-// pairs inside [a, b] are locked, and the loop stops when every Ritz value inside [a, b]
-// has converged and their number held for one more filter pass.
+// Chebyshev filter diagonalization: the eigenpairs of a sparse Hermitian matrix inside an
+// interval [a, b], through a polynomial window filter p(H) ≈ 1 on [a, b], ≈ 0 elsewhere.
+// Two ways to iterate it (ChebfdMethod):
+// - krylov_schur (default): a block Krylov space of p(H), restarted the Krylov–Schur way
+//   around the Ritz vectors with the largest p-values (as SLEPc's polynomial filter);
+//   pairs are extracted by Rayleigh–Ritz with H on the kept space at each restart;
+// - subspace (Pieper et al. 2016): p(H) applied to a search space of about 1.5–2× the KPM
+//   estimate of the count, orthonormalized and Rayleigh–Ritz-projected, converged pairs
+//   inside [a, b] locked.
+// Either stops when every Ritz value inside [a, b] has converged and their number held
+// for one more restart (filter pass).
 #include "tseig/export.hpp"
 #include "tseig/sparse/kpm.hpp"
 #include "tseig/sparse/linear_operator.hpp"
@@ -20,16 +25,27 @@ enum class Damping { jackson, lanczos_sigma };
 /// Cholesky-QR2 (cheaper), which falls back to SVQB when the block is ill-conditioned.
 enum class Orthogonalization { svqb, cholesky_qr2 };
 
+/// How the filter's space is iterated (see above). The Krylov–Schur variant needs a
+/// filter of about half the degree and far fewer applications; it finds an eigenvalue
+/// of multiplicity up to the block width (tune.block_width) whole, and runs the subspace
+/// iteration on matrices of fewer than 5 block widths of rows. The subspace iteration
+/// finds any multiplicity its space holds.
+enum class ChebfdMethod { krylov_schur, subspace };
+
 struct ChebfdOptions {
+  ChebfdMethod method = ChebfdMethod::krylov_schur;
   /// Convergence of a pair: ‖Hx − λx‖ / ((‖H‖ + |λ|)‖x‖) ≤ tol; 0: √ε of real_t<T>.
   double tol = 0;
-  int max_iterations = 60;  ///< filter passes
-  /// Polynomial degree; 0: planned with the search space from the KPM density of states
-  /// (the cheapest pair by the convergence model of Pieper et al.). It grows by half (up
-  /// to 8×) whenever a pass gains much less than the plan predicted.
+  int max_iterations = 60;  ///< filter passes (subspace) or restarts (krylov_schur)
+  /// Polynomial degree; 0: planned. Subspace: with the search space from the KPM density
+  /// of states (the cheapest pair by the convergence model of Pieper et al.); it grows by
+  /// half (up to 8×) whenever a pass gains much less than the plan predicted.
+  /// Krylov–Schur: the degree that resolves the window (its edges a quarter of its width
+  /// sharp), fixed.
   int degree = 0;
   Damping damping = Damping::jackson;
-  /// Search space / KPM estimate of the count, rounded up to whole blocks; 0: planned.
+  /// Subspace: search space / KPM estimate of the count, rounded up to whole blocks; 0:
+  /// planned. (Krylov–Schur: a basis of 2.5× the count, at least 4 blocks.)
   double search_factor = 0;
   Orthogonalization orthogonalization = Orthogonalization::svqb;
   KpmOptions kpm;  ///< the count estimate and the spectral bounds

@@ -22,7 +22,9 @@
 #include "core/instantiate.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
+#include "sparse/solvers/block_sweeps.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/chebfd_krylov.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
@@ -69,8 +71,6 @@ class Chebfd {
     factor_ = plan.space / std::max(count, 1.0);
     y_ = MultiVector<T>(a.vector_layout(), plan.space);
     y_.fill_random(o.kpm.seed + 101);
-    u0_ = MultiVector<T>(a.vector_layout(), nb_);
-    u1_ = MultiVector<T>(a.vector_layout(), nb_);
   }
 
   EigenResult<T> run();
@@ -80,11 +80,12 @@ class Chebfd {
     const int want = static_cast<int>(std::ceil(factor_ * std::max(count, 1.0)));
     return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
   }
-  void filter(const MultiVector<T>& y);
-  template <class F>
-  void by_blocks(const MultiVector<T>& y, F&& f);
-  std::vector<T> projected_h(const MultiVector<T>& y);
-  std::vector<double> residual_norms(const MultiVector<T>& y, const std::vector<R>& theta);
+  void filter(const MultiVector<T>& y) {
+    sweeps_.filter(y,
+                   detail::window_coefficients((lower_ - center_) / half_,
+                                               (upper_ - center_) / half_, degree_, o_.damping),
+                   center_, half_);
+  }
   int orthonormalize(int locked, const MultiVector<T>& y);
   void grow(int cols);
 
@@ -95,97 +96,13 @@ class Chebfd {
   int degree_ = 0, first_degree_ = 0;
   double rate_ = 1, factor_ = 1;  // the plan's predicted gain per pass and space / count
   MultiVector<T> y_;              // locked vectors first, then the active ones
-  MultiVector<T> u0_, u1_;        // one subspace block each: the recurrence, H·block
+  SolverTimes times_;
+  detail::BlockSweeps<T> sweeps_{a_, nb_, times_};
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
   double previous_straddle_ = std::numeric_limits<double>::infinity();
-  SolverTimes times_;
 };
-
-/// y ← p(H)·y by the Chebyshev recurrence T_{k+1} = 2H̃T_k − T_{k−1}, H̃ = (H − center)/half,
-/// one subspace block at a time.
-template <class T>
-void Chebfd<T>::filter(const MultiVector<T>& y) {
-  Timer timer(times_.spmmv);
-  const double xa = (lower_ - center_) / half_, xb = (upper_ - center_) / half_;
-  const std::vector<double> c = detail::window_coefficients(xa, xb, degree_, o_.damping);
-  const T alpha = T(1 / half_), beta = T(center_);
-  std::vector<T> eta(nb_), mu(nb_);
-  for (int first = 0; first < y.cols(); first += nb_) {
-    const int w = std::min(nb_, y.cols() - first);
-    MultiVector<T> x = y.view(first, w), previous = u0_.view(0, w), current = u1_.view(0, w);
-    previous.assign(x);          // T_0
-    axpby(T(0), x, T(c[0]), x);  // x = c_0·T_0
-    aug_spmmv(a_, alpha, beta, previous, T(0), current, std::span<T>(eta),
-              std::span<T>(mu));  // T_1
-    axpby(T(c[1]), current, T(1), x);
-    for (int k = 2; k <= degree_; ++k) {
-      chebfd_op(a_, alpha, beta, current, previous, T(c[k]), x, std::span<T>(eta),
-                std::span<T>(mu));  // previous ← T_k, x += c_k·T_k
-      std::swap(previous, current);
-    }
-  }
-}
-
-/// f(first, u, hu) for each subspace block u of y (copied into a contiguous block: the
-/// kernels want one) and hu = H·u; no block as wide as y is allocated (with y, three
-/// such blocks were most of ChebFD's memory).
-template <class T>
-template <class F>
-void Chebfd<T>::by_blocks(const MultiVector<T>& y, F&& f) {
-  for (int first = 0; first < y.cols(); first += nb_) {
-    const int w = std::min(nb_, y.cols() - first);
-    MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
-    {
-      Timer t(times_.spmmv);
-      u.assign(y.view(first, w));
-      spmmv(a_, u, hu);
-    }
-    Timer t(times_.rayleigh_ritz);
-    f(first, u, hu);
-  }
-}
-
-/// Collective: yᴴHy (column-major) with one reduction.
-template <class T>
-std::vector<T> Chebfd<T>::projected_h(const MultiVector<T>& y) {
-  const int k = y.cols();
-  std::vector<T> g(static_cast<std::size_t>(k) * k, T(0));
-  by_blocks(y, [&](int first, const MultiVector<T>&, const MultiVector<T>& hu) {
-    detail::local_gram(y, hu, g.data() + static_cast<std::size_t>(first) * k);
-  });
-  detail::reduce(a_.comm(), std::span<T>(g), times_);
-  return g;
-}
-
-/// Collective: ‖Hy_j − θ_j y_j‖² (entries 0 … k−1), then ‖y_j‖² (k … 2k−1), with one
-/// reduction.
-template <class T>
-std::vector<double> Chebfd<T>::residual_norms(const MultiVector<T>& y,
-                                              const std::vector<R>& theta) {
-  const int k = y.cols();
-  std::vector<double> sq(2 * static_cast<std::size_t>(k), 0.0);
-  by_blocks(y, [&](int first, const MultiVector<T>& u, const MultiVector<T>& hu) {
-    for (int i = 0; i < u.local_rows(); ++i)
-      for (int j = 0; j < u.cols(); ++j) {
-        sq[first + j] += std::norm(hu(i, j) - T(theta[first + j]) * u(i, j));
-        sq[k + first + j] += std::norm(u(i, j));
-      }
-  });
-  detail::reduce(a_.comm(), std::span<double>(sq), times_);
-  return sq;
-}
-
-/// Column j of y ← column order[j], row by row in place.
-template <class T>
-void permute_columns(const MultiVector<T>& y, const std::vector<int>& order) {
-  std::vector<T> row(order.size());
-  for (int i = 0; i < y.local_rows(); ++i) {
-    for (std::size_t j = 0; j < order.size(); ++j) row[j] = y(i, order[j]);
-    for (std::size_t j = 0; j < order.size(); ++j) y(i, static_cast<int>(j)) = row[j];
-  }
-}
 
 /// Orthonormalizes y against the `locked` leading columns of y_; returns the columns kept.
 template <class T>
@@ -228,17 +145,13 @@ EigenResult<T> Chebfd<T>::run() {
                  "chebfd: cannot keep an orthonormal search space");
     const MultiVector<T> y = y_.view(locked, active);
     const detail::SmallEigen<T> e = detail::projected_eigen(
-        comm, active, projected_h(y), std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
+        comm, active, sweeps_.projected_h(y), std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
     {
       Timer t(times_.rayleigh_ritz);
       detail::transform_in_place(y, e.vectors.data(), active);  // the Ritz vectors
     }
-    const std::vector<double> sq = residual_norms(y, e.values);
-    std::vector<double> rel(active);
-    for (int j = 0; j < active; ++j)
-      rel[j] = std::sqrt(sq[j]) /
-               ((norm_h_ + std::abs(e.values[j])) * std::max(std::sqrt(sq[active + j]), 1e-300));
-    detail::agree(comm, std::span<double>(rel), times_);
+    const std::vector<double> sq = sweeps_.residual_norms(y, e.values);
+    const std::vector<double> rel = detail::relative_residuals(comm, sq, e.values, norm_h_, times_);
     // Lock: converged pairs inside [a, b] go first, the rest follows in Ritz order.
     std::vector<int> order(active);
     std::iota(order.begin(), order.end(), 0);
@@ -247,7 +160,7 @@ EigenResult<T> Chebfd<T>::run() {
     std::stable_partition(order.begin(), order.end(), lockable);
     unconverged_.clear();
     double straddle = std::numeric_limits<double>::infinity();
-    permute_columns(y, order);
+    detail::permute_columns(y, order);
     for (int j = 0; j < active; ++j) {
       const int k = order[j];
       // [θ − ρ, θ + ρ] holds an eigenvalue (ρ = ‖Hy − θy‖, ‖y‖ = 1). An unconverged Ritz
@@ -323,7 +236,7 @@ EigenResult<T> Chebfd<T>::run() {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return theta_[i] < theta_[j]; });
   EigenResult<T> r;
-  permute_columns(y_.view(0, locked), order);
+  detail::permute_columns(y_.view(0, locked), order);
   r.eigenvectors = y_.view(0, locked);  // no copy: it would add to the peak memory
   for (int j = 0; j < locked; ++j) {
     r.eigenvalues.push_back(theta_[order[j]]);
@@ -338,7 +251,8 @@ EigenResult<T> Chebfd<T>::run() {
 // where: the interval (chebfd) or the target and k (chebfd_nearest).
 void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what,
                    std::initializer_list<double> where) {
-  std::vector<int> values{o.max_iterations,
+  std::vector<int> values{static_cast<int>(o.method),
+                          o.max_iterations,
                           o.degree,
                           static_cast<int>(o.damping),
                           static_cast<int>(o.orthogonalization),
@@ -364,7 +278,12 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
 template <class T>
 EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
                           const ChebfdOptions& o) {
-  Chebfd<T> solver(a, kpm, std::max(lower, kpm.bounds.lower), std::min(upper, kpm.bounds.upper), o);
+  lower = std::max(lower, kpm.bounds.lower);
+  upper = std::min(upper, kpm.bounds.upper);
+  if (o.method == ChebfdMethod::krylov_schur &&
+      a.rows() >= detail::krylov_min_rows(std::max(1, o.tune.block_width)))
+    return detail::chebfd_krylov_schur(a, kpm, lower, upper, o);
+  Chebfd<T> solver(a, kpm, lower, upper, o);
   return solver.run();
 }
 
@@ -424,7 +343,7 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
          distance(order[count]) - distance(order[count - 1]) <= 10 * tol * 2 * norm_h)
     ++count;  // the rest of a level (or its mirror image) cut by the k-th
   EigenResult<T> out;
-  permute_columns(r.eigenvectors, order);
+  detail::permute_columns(r.eigenvectors, order);
   out.eigenvectors = r.eigenvectors.view(0, count);
   for (int j = 0; j < count; ++j) {
     out.eigenvalues.push_back(r.eigenvalues[order[j]]);

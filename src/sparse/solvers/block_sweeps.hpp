@@ -1,0 +1,137 @@
+#pragma once
+// The sweeps of the window solvers (ChebFD's subspace iteration and its Krylov–Schur
+// variant) over a block vector, one subspace block of nb columns at a time through two
+// scratch blocks: the window filter y ← p(H)·y, the projected matrix yᴴHy and the Ritz
+// residuals ‖Hy_j − θ_j y_j‖. A block stays in cache through all degree steps, and no
+// block as wide as y is allocated (with y, three such blocks were most of ChebFD's
+// memory).
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "sparse/solvers/block_ops.hpp"
+#include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/matrix.hpp"
+
+namespace tseig::sparse::detail {
+
+template <class T>
+class BlockSweeps {
+ public:
+  using R = real_t<T>;
+  BlockSweeps(const Matrix<T>& a, int nb, SolverTimes& times)
+      : a_(a),
+        nb_(nb),
+        u0_(a.vector_layout(), nb),
+        u1_(a.vector_layout(), nb),
+        sum_(a.vector_layout(), nb),
+        times_(times) {}
+
+  /// y ← p(H)·y, p = Σ c_k T_k(H̃), H̃ = (H − center)/half, by the Chebyshev recurrence
+  /// T_{k+1} = 2H̃T_k − T_{k−1}: one chebfd_op per degree step does the recurrence, the
+  /// dot products and the accumulation in one pass. The sum is kept in a contiguous
+  /// block (y's blocks are strided views), copied into y at the end.
+  void filter(const MultiVector<T>& y, const std::vector<double>& c, double center,
+              double half) {
+    Timer timer(times_.spmmv);
+    const int degree = static_cast<int>(c.size()) - 1;
+    const T alpha = T(1 / half), beta = T(center);
+    std::vector<T> eta(nb_), mu(nb_);
+    for (int first = 0; first < y.cols(); first += nb_) {
+      const int w = std::min(nb_, y.cols() - first);
+      MultiVector<T> x = y.view(first, w), previous = u0_.view(0, w), current = u1_.view(0, w),
+                     sum = sum_.view(0, w);
+      previous.assign(x);  // T_0
+      sum.assign(x);
+      axpby(T(0), x, T(c[0]), sum);  // sum = c_0·T_0
+      if (degree >= 1) {
+        aug_spmmv(a_, alpha, beta, previous, T(0), current, std::span<T>(eta),
+                  std::span<T>(mu));  // T_1
+        axpby(T(c[1]), current, T(1), sum);
+      }
+      for (int k = 2; k <= degree; ++k) {
+        chebfd_op(a_, alpha, beta, current, previous, T(c[k]), sum, std::span<T>(eta),
+                  std::span<T>(mu));  // previous ← T_k, sum += c_k·T_k
+        std::swap(previous, current);
+      }
+      x.assign(sum);
+    }
+  }
+
+  /// Collective: yᴴHy (column-major) with one reduction.
+  std::vector<T> projected_h(const MultiVector<T>& y) {
+    const int k = y.cols();
+    std::vector<T> g(static_cast<std::size_t>(k) * k, T(0));
+    by_blocks(y, [&](int first, const MultiVector<T>&, const MultiVector<T>& hu) {
+      local_gram(y, hu, g.data() + static_cast<std::size_t>(first) * k);
+    });
+    reduce(a_.comm(), std::span<T>(g), times_);
+    return g;
+  }
+
+  /// Collective: ‖Hy_j − θ_j y_j‖² (entries 0 … k−1), then ‖y_j‖² (k … 2k−1), with one
+  /// reduction.
+  std::vector<double> residual_norms(const MultiVector<T>& y, const std::vector<R>& theta) {
+    const int k = y.cols();
+    std::vector<double> sq(2 * static_cast<std::size_t>(k), 0.0);
+    by_blocks(y, [&](int first, const MultiVector<T>& u, const MultiVector<T>& hu) {
+      for (int i = 0; i < u.local_rows(); ++i)
+        for (int j = 0; j < u.cols(); ++j) {
+          sq[first + j] += std::norm(hu(i, j) - T(theta[first + j]) * u(i, j));
+          sq[k + first + j] += std::norm(u(i, j));
+        }
+    });
+    reduce(a_.comm(), std::span<double>(sq), times_);
+    return sq;
+  }
+
+ private:
+  /// f(first, u, hu) for each subspace block u of y (copied into a contiguous block: the
+  /// kernels want one) and hu = H·u.
+  template <class F>
+  void by_blocks(const MultiVector<T>& y, F&& f) {
+    for (int first = 0; first < y.cols(); first += nb_) {
+      const int w = std::min(nb_, y.cols() - first);
+      MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
+      {
+        Timer t(times_.spmmv);
+        u.assign(y.view(first, w));
+        spmmv(a_, u, hu);
+      }
+      Timer t(times_.rayleigh_ritz);
+      f(first, u, hu);
+    }
+  }
+
+  const Matrix<T>& a_;
+  const int nb_;
+  MultiVector<T> u0_, u1_;  // one subspace block each: the recurrence, H·block
+  MultiVector<T> sum_;      // the filter's sum for one block
+  SolverTimes& times_;
+};
+
+/// Column j of y ← column order[j], row by row in place.
+template <class T>
+void permute_columns(const MultiVector<T>& y, const std::vector<int>& order) {
+  std::vector<T> row(order.size());
+  for (int i = 0; i < y.local_rows(); ++i) {
+    for (std::size_t j = 0; j < order.size(); ++j) row[j] = y(i, order[j]);
+    for (std::size_t j = 0; j < order.size(); ++j) y(i, static_cast<int>(j)) = row[j];
+  }
+}
+
+/// ‖Hy − θy‖ / ((‖H‖ + |θ|)‖y‖) from residual_norms' squares, rank 0's values everywhere.
+template <class R>
+std::vector<double> relative_residuals(MPI_Comm comm, const std::vector<double>& sq,
+                                       const std::vector<R>& theta, double norm_h,
+                                       SolverTimes& times) {
+  const int k = static_cast<int>(theta.size());
+  std::vector<double> rel(k);
+  for (int j = 0; j < k; ++j)
+    rel[j] = std::sqrt(sq[j]) /
+             ((norm_h + std::abs(theta[j])) * std::max(std::sqrt(sq[k + j]), 1e-300));
+  agree(comm, std::span<double>(rel), times);
+  return rel;
+}
+
+}  // namespace tseig::sparse::detail

@@ -1,0 +1,346 @@
+// ChebFD's Krylov–Schur variant (see chebfd_krylov.hpp). The basis V holds k columns;
+// p(H) has been applied to the first `applied` of them, and
+//   p(H)·V[:, 0:applied] = V[:, 0:k]·T[0:k, 0:applied]
+// with T Hermitian on its leading applied × applied part. An expansion applies p(H) to
+// the next block, orthogonalizes it against V twice (the coefficients are T's new
+// column block) and appends it, orthonormalized (its R below them). At capacity a
+// restart keeps the `keep` Ritz vectors of T[0:applied, 0:applied] with the largest
+// values and the unapplied block, whose coupling row is carried along:
+//   p(H)·(V·Y) = (V·Y)·Θ + V[:, applied:k]·(T[applied:k, 0:applied]·Y).
+// The kept vectors are then rotated into H's Ritz vectors of their span (T follows the
+// rotation), whose residuals decide convergence.
+#include "sparse/solvers/chebfd_krylov.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "core/blas/host.hpp"
+#include "core/instantiate.hpp"
+#include "sparse/solvers/block_ops.hpp"
+#include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/block_sweeps.hpp"
+#include "sparse/solvers/chebfd_window.hpp"
+#include "sparse/solvers/rayleigh_ritz.hpp"
+#include "tseig/error.hpp"
+
+namespace tseig::sparse::detail {
+
+namespace {
+
+template <class T>
+class FilteredKrylovSchur {
+ public:
+  using R = real_t<T>;
+  FilteredKrylovSchur(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
+                      const ChebfdOptions& o)
+      : a_(a),
+        o_(o),
+        lower_(lower),
+        upper_(upper),
+        center_(kpm.center),
+        half_(kpm.half_width),
+        norm_h_(std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper))),
+        tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
+        drop_(1e3 * std::numeric_limits<R>::epsilon()),
+        nb_(std::max(1, o.tune.block_width)) {
+    const double xa = (lower - center_) / half_, xb = (upper - center_) / half_;
+    degree_ = o.degree > 0 ? o.degree : window_degree(xa, xb);
+    coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
+    expected_ = std::max(1, static_cast<int>(std::ceil(eigenvalue_count(kpm, lower, upper).count)));
+    resize(capacity_for(expected_));
+  }
+
+  EigenResult<T> run();
+
+ private:
+  T& t(int i, int j) { return t_[i + static_cast<std::size_t>(j) * ld()]; }
+  int ld() const { return capacity_ + nb_; }
+  /// Basis size for `count` eigenvalues in the window: 2.5× (the kept half holds them
+  /// with a margin), whole blocks, at least four; at most the order less a block.
+  int capacity_for(int count) const {
+    const std::int64_t want =
+        std::max<std::int64_t>((5 * std::int64_t{count} / 2 + nb_ - 1) / nb_ * nb_, 4 * nb_);
+    return static_cast<int>(std::min<std::int64_t>(want, a_.rows() - nb_));
+  }
+  void resize(int capacity);
+  void start();
+  void expand();
+  void complete_block(int first, int kept);
+  void restart();
+
+  const Matrix<T>& a_;
+  const ChebfdOptions& o_;
+  const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
+  const int nb_;
+  int degree_ = 0, expected_ = 1;
+  std::vector<double> coefficients_;
+  int capacity_ = 0, applied_ = 0, k_ = 0;
+  MultiVector<T> v_;        // capacity_ + nb_ columns
+  MultiVector<T> w_;        // one block: the filtered block after its projection
+  std::vector<T> t_;        // ld() × ld(), column-major, the same on every rank
+  std::vector<R> lambda_;   // H's Ritz values of the kept vectors (the last restart)
+  std::vector<double> rel_;  // their relative residuals
+  SolverTimes times_;
+  BlockSweeps<T> sweeps_{a_, nb_, times_};
+};
+
+/// Room for `capacity` basis columns and a block; the first k_ columns and T[0:k_, 0:k_]
+/// are kept.
+template <class T>
+void FilteredKrylovSchur<T>::resize(int capacity) {
+  const int old_ld = capacity_ > 0 ? ld() : 0;
+  MultiVector<T> v(a_.vector_layout(), capacity + nb_);
+  if (k_ > 0) v.view(0, k_).assign(v_.view(0, k_));
+  std::vector<T> t(static_cast<std::size_t>(capacity + nb_) * (capacity + nb_), T(0));
+  for (int j = 0; j < k_; ++j)
+    for (int i = 0; i < k_; ++i) t[i + static_cast<std::size_t>(j) * (capacity + nb_)] = t_[i + static_cast<std::size_t>(j) * old_ld];
+  v_ = std::move(v);
+  t_ = std::move(t);
+  capacity_ = capacity;
+  if (w_.cols() == 0) w_ = MultiVector<T>(a_.vector_layout(), nb_);
+}
+
+/// Columns first+kept … first+nb of V: random, orthonormalized against V[:, 0:first+kept].
+template <class T>
+void FilteredKrylovSchur<T>::complete_block(int first, int kept) {
+  for (int attempt = 1; attempt <= 4 && kept < nb_; ++attempt) {
+    MultiVector<T> fresh = v_.view(first + kept, nb_ - kept);
+    fresh.fill_random(o_.kpm.seed + 307 * attempt + first);
+    const MultiVector<T> q = v_.view(0, first + kept);
+    kept += orthonormalize_against(q, q, fresh, nullptr, drop_, o_.tune, times_);
+  }
+  raise_if_any(a_.comm(), kept < nb_, ErrorCode::numerical_failure,
+               "chebfd: cannot keep an orthonormal Krylov basis");
+}
+
+template <class T>
+void FilteredKrylovSchur<T>::start() {
+  v_.view(0, nb_).fill_random(o_.kpm.seed + 101);
+  complete_block(0, svqb(v_.view(0, nb_), nullptr, drop_, o_.tune, times_));
+  applied_ = 0;
+  k_ = nb_;
+}
+
+/// p(H) on the block at `applied`; the result, orthogonalized against V and
+/// orthonormalized, becomes the block at k. Its coefficients fill T's column block.
+template <class T>
+void FilteredKrylovSchur<T>::expand() {
+  MultiVector<T> w = v_.view(k_, nb_);
+  const MultiVector<T> basis = v_.view(0, k_);
+  w.assign(v_.view(applied_, nb_));
+  sweeps_.filter(w, coefficients_, center_, half_);
+  std::vector<T> c(static_cast<std::size_t>(k_) * nb_, T(0));
+  std::vector<T> before = gram(w, w, times_, times_.orthogonalization);
+  for (int pass = 0; pass < 2; ++pass) {  // classical Gram–Schmidt, twice
+    std::vector<T> d = gram(basis, w, times_, times_.orthogonalization);
+    Timer timer(times_.orthogonalization);
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      c[i] += d[i];
+      d[i] = -d[i];
+    }
+    transform(basis, d.data(), w, T(1));
+  }
+  w_.assign(w);
+  // A column that lost all but 1e-8 of its norm lies in span(V) up to rounding: what is
+  // left is noise, replaced by a random direction (its coefficients are in c already).
+  const std::vector<T> after = gram(w, w, times_, times_.orthogonalization);
+  bool lost = false;
+  for (int j = 0; j < nb_; ++j) {
+    const auto jj = static_cast<std::size_t>(j) * (nb_ + 1);
+    if (std::real(after[jj]) <= 1e-16 * std::real(before[jj])) {
+      MultiVector<T> column = w.view(j, 1);
+      column.fill_random(o_.kpm.seed + 401 + k_ + j);
+      lost = true;
+    }
+  }
+  int kept = nb_;
+  if (lost) {
+    kept = orthonormalize_against(basis, basis, w, nullptr, drop_, o_.tune, times_);
+  } else if (!cholesky_qr2(w, nullptr, times_)) {
+    w.assign(w_);
+    kept = svqb(w, nullptr, drop_, o_.tune, times_);
+  }
+  complete_block(k_, kept);
+  const std::vector<T> r = gram(w, w_, times_, times_.orthogonalization);  // Qᴴ·(p(H)x − V·c)
+  for (int j = 0; j < nb_; ++j) {
+    for (int i = 0; i < k_; ++i) t(i, applied_ + j) = c[i + static_cast<std::size_t>(j) * k_];
+    for (int i = 0; i < nb_; ++i) t(k_ + i, applied_ + j) = r[i + static_cast<std::size_t>(j) * nb_];
+  }
+  applied_ += nb_;
+  k_ += nb_;
+}
+
+template <class T>
+void FilteredKrylovSchur<T>::restart() {
+  const MPI_Comm comm = a_.comm();
+  const int m = applied_, tail = k_ - applied_;
+  std::vector<T> tm(static_cast<std::size_t>(m) * m);
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i) tm[i + static_cast<std::size_t>(j) * m] = t(i, j);
+  const SmallEigen<T> e = projected_eigen(comm, m, std::move(tm), std::vector<T>{}, o_.tune,
+                                          times_, times_.rayleigh_ritz);
+  // Keep about half, at least the window's Ritz values seen last time and a block more.
+  const int inside = static_cast<int>(std::count_if(lambda_.begin(), lambda_.end(), [&](R x) {
+    return x >= lower_ && x <= upper_;
+  }));
+  const int keep = std::min(m - nb_, std::max({m / 2, inside + nb_, expected_ + nb_}));
+  const T* y = e.vectors.data() + static_cast<std::size_t>(m - keep) * m;
+  const MultiVector<T> u = v_.view(0, keep);
+  {
+    Timer timer(times_.rayleigh_ritz);
+    transform_in_place(v_.view(0, m), y, keep);
+  }
+  std::vector<T> coupling(static_cast<std::size_t>(tail) * keep);  // T[m:k, 0:m]·Y
+  blas::gemm('N', 'N', tail, keep, m, T(1), &t(m, 0), ld(), y, m, T(0), coupling.data(), tail);
+  // H's Ritz vectors of span(U): U ← U·Z.
+  const SmallEigen<T> h = projected_eigen(comm, keep, sweeps_.projected_h(u), std::vector<T>{},
+                                          o_.tune, times_, times_.rayleigh_ritz);
+  {
+    Timer timer(times_.rayleigh_ritz);
+    transform_in_place(u, h.vectors.data(), keep);
+  }
+  lambda_ = h.values;
+  rel_ = relative_residuals(comm, sweeps_.residual_norms(u, lambda_), lambda_, norm_h_, times_);
+  // T ← [Zᴴ·Θ·Z, (coupling·Z)ᴴ; coupling·Z, 0] and the tail moved behind U.
+  const std::vector<T>& z = h.vectors;
+  std::vector<T> theta_z(z.size()), zt(z.size()), cz(coupling.size());
+  for (int j = 0; j < keep; ++j)
+    for (int i = 0; i < keep; ++i)
+      theta_z[i + static_cast<std::size_t>(j) * keep] =
+          T(e.values[m - keep + i]) * z[i + static_cast<std::size_t>(j) * keep];
+  blas::gemm('C', 'N', keep, keep, keep, T(1), z.data(), keep, theta_z.data(), keep, T(0),
+             zt.data(), keep);
+  blas::gemm('N', 'N', tail, keep, keep, T(1), coupling.data(), tail, z.data(), keep, T(0),
+             cz.data(), tail);
+  std::fill(t_.begin(), t_.end(), T(0));
+  for (int j = 0; j < keep; ++j) {
+    for (int i = 0; i < keep; ++i) t(i, j) = zt[i + static_cast<std::size_t>(j) * keep];
+    for (int i = 0; i < tail; ++i) {
+      t(keep + i, j) = cz[i + static_cast<std::size_t>(j) * tail];
+      t(j, keep + i) = conj_if_complex(cz[i + static_cast<std::size_t>(j) * tail]);
+    }
+  }
+  v_.view(keep, tail).assign(v_.view(m, tail));
+  applied_ = keep;
+  k_ = keep + tail;
+}
+
+template <class T>
+EigenResult<T> FilteredKrylovSchur<T>::run() {
+  const double begin = MPI_Wtime();
+  const MPI_Comm comm = a_.comm();
+  start();
+  int iterations = 0, previous = -1, converged_inside = 0;
+  double previous_straddle = std::numeric_limits<double>::infinity();
+  std::vector<double> unconverged;
+  bool converged = false;
+  while (iterations < o_.max_iterations) {
+    while (k_ + nb_ <= capacity_ + nb_) expand();
+    restart();
+    ++iterations;
+    converged_inside = 0;
+    unconverged.clear();
+    double straddle = std::numeric_limits<double>::infinity();
+    int level = 0, largest_level = 0;  // converged copies of one eigenvalue
+    for (std::size_t j = 0; j < lambda_.size(); ++j) {
+      const double x = lambda_[j], rho = rel_[j] * (norm_h_ + std::abs(x));
+      if (x < lower_ || x > upper_) continue;
+      if (rel_[j] <= tol_) {
+        level = level > 0 && x - lambda_[j - 1] <= tol_ * norm_h_ ? level + 1 : 1;
+        largest_level = std::max(largest_level, level);
+        ++converged_inside;
+      } else if (x - rho >= lower_ && x + rho <= upper_) {
+        unconverged.push_back(rel_[j]);
+      } else {
+        // [x − ρ, x + ρ] holds an eigenvalue; reaching outside the window, x may be a
+        // mixture of eigenvectors from both sides of it rather than one inside. A
+        // genuine eigenvalue shrinks its residual every cycle, a mixture does not.
+        straddle = std::min(straddle, rho);
+      }
+    }
+    const bool straddlers_settled = straddle >= 0.5 * previous_straddle;
+    previous_straddle = straddle;
+    // A Krylov space of block width w holds at most w copies of an eigenvalue: a level
+    // that fills the unapplied tail may have more, so a random block widens it.
+    const bool saturated = largest_level >= k_ - applied_;
+    // Done when every Ritz value inside has converged and one more cycle added none (an
+    // eigenvalue the space had missed would have shown up in it): their number equals
+    // the count inside (converged or not) of the cycle before, so the cycle that
+    // converged them was that extra cycle.
+    const int inside = converged_inside + static_cast<int>(unconverged.size());
+    if (unconverged.empty() && converged_inside == previous && straddlers_settled &&
+        !saturated) {
+      converged = true;
+      break;
+    }
+    previous = saturated ? -1 : inside;
+    // The kept half must hold the window with a block to spare, and a cycle must have
+    // room for two expansions.
+    int capacity = capacity_;
+    if (inside + 2 * nb_ > capacity / 2) capacity = std::max(capacity, capacity_for(inside));
+    const int tail = k_ - applied_ + (saturated ? nb_ : 0);
+    capacity = std::max(capacity, applied_ + tail + 2 * nb_);
+    if (capacity > capacity_ && capacity + nb_ <= a_.rows()) resize(capacity);
+    if (saturated && k_ + nb_ <= capacity_ + nb_) {
+      complete_block(k_, 0);
+      k_ += nb_;
+    }
+    const double worst =
+        unconverged.empty() ? 0.0 : *std::max_element(unconverged.begin(), unconverged.end());
+    if (o_.progress)
+      o_.progress({iterations, converged_inside, static_cast<int>(unconverged.size()), worst,
+                   degree_, capacity_, MPI_Wtime() - begin});
+  }
+  times_.total = MPI_Wtime() - begin;
+  if (!converged && o_.throw_on_failure) {
+    char tol[32];
+    std::snprintf(tol, sizeof tol, "%.3g", tol_);
+    std::string message = "chebfd: not converged after " + std::to_string(iterations) +
+                          " Krylov-Schur restarts (tol " + tol + ", " +
+                          std::to_string(converged_inside) +
+                          " pairs converged); relative residuals reached inside the interval:";
+    for (double r : unconverged) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, " %.3e", r);
+      message += buffer;
+    }
+    if (unconverged.empty()) message += " none left, but the count was still changing";
+    raise_if_any(comm, true, ErrorCode::not_converged, message);
+  }
+  // The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
+  std::vector<int> order;
+  for (int j = 0; j < static_cast<int>(lambda_.size()); ++j)
+    if (lambda_[j] >= lower_ && lambda_[j] <= upper_ && rel_[j] <= tol_) order.push_back(j);
+  EigenResult<T> r;
+  permute_columns(v_.view(0, static_cast<int>(lambda_.size())), order);
+  r.eigenvectors = v_.view(0, static_cast<int>(order.size()));  // no copy (peak memory)
+  for (int j : order) {
+    r.eigenvalues.push_back(lambda_[j]);
+    r.residuals.push_back(rel_[j]);
+  }
+  r.iterations = iterations;
+  r.converged = converged;
+  r.times = times_;
+  return r;
+}
+
+}  // namespace
+
+template <class T>
+EigenResult<T> chebfd_krylov_schur(const Matrix<T>& a, const KpmMoments& kpm, double lower,
+                                   double upper, const ChebfdOptions& o) {
+  FilteredKrylovSchur<T> solver(a, kpm, lower, upper, o);
+  return solver.run();
+}
+
+#define TSEIG_INSTANTIATE(T)                                                                    \
+  template EigenResult<T> chebfd_krylov_schur(const Matrix<T>&, const KpmMoments&, double, \
+                                              double, const ChebfdOptions&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse::detail
