@@ -10,8 +10,9 @@
 // residual, here with PCNONE — what "no preconditioner" gets unless the KSP is set; its
 // inner GMRES iterations are reported). Complex build: the disordered topological
 // insulator, the k eigenvalues nearest 0: tseig::sparse::chebfd_nearest, then on the
-// window it settled on both tseig::sparse::chebfd and SLEPc's polynomial filter (Krylov–
-// Schur, STFILTER, EPS_ALL), then SLEPc's shift-invert (Krylov–Schur, target 0, MUMPS LU;
+// window it settled on tseig::sparse::chebfd (Krylov–Schur iteration, then the subspace
+// iteration: tseig_chebfd_subspace) and SLEPc's polynomial filter (Krylov–Schur,
+// STFILTER, EPS_ALL), then SLEPc's shift-invert (Krylov–Schur, target 0, MUMPS LU;
 // its factorization is part of its time).
 //
 // One JSON line per solver on stdout (rank 0): seconds, iterations, pairs found, the
@@ -307,6 +308,12 @@ void insulator_interior(const Options& o) {
   const std::string window = problem + "_window";
   const Found interval = timed(a.comm(), [&] { return ours(chebfd(a, -delta, delta, co)); });
   report(window.c_str(), "tseig_chebfd", a, interval, norm_h, nearest.values);
+  if (!skipped(o, "tseig_chebfd_subspace")) {
+    ChebfdOptions so = co;
+    so.method = ChebfdMethod::subspace;
+    const Found subspace = timed(a.comm(), [&] { return ours(chebfd(a, -delta, delta, so)); });
+    report(window.c_str(), "tseig_chebfd_subspace", a, subspace, norm_h, nearest.values);
+  }
   if (!skipped(o, "slepc_filter")) {
     const Found theirs = timed(a.comm(), [&] {
       EPS eps = make_eps(a.comm(), m, o.tol, EPSKRYLOVSCHUR);

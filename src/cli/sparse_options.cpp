@@ -141,8 +141,7 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
         "--out-values and --out-vectors need an eigensolver (--lobpcg, --chebfd, "
         "--nearest)");
   if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
-  if (o.subspace_iteration && o.method != SparseMethod::chebfd &&
-      o.method != SparseMethod::nearest)
+  if (o.subspace_iteration && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
     throw UsageError("--subspace-iteration works with --chebfd and --nearest only");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");

@@ -26,10 +26,10 @@ enum class Damping { jackson, lanczos_sigma };
 enum class Orthogonalization { svqb, cholesky_qr2 };
 
 /// How the filter's space is iterated (see above). The Krylov–Schur variant needs a
-/// filter of about half the degree and far fewer applications; it finds an eigenvalue
-/// of multiplicity up to the block width (tune.block_width) whole, and runs the subspace
-/// iteration on matrices of fewer than 5 block widths of rows. The subspace iteration
-/// finds any multiplicity its space holds.
+/// filter of a fraction of the degree and far fewer applications; a level with as many
+/// converged copies as its block width (tune.block_width) widens the block, so higher
+/// multiplicities come back whole too. Matrices of fewer than 5 block widths of rows
+/// run the subspace iteration, which finds any multiplicity its space holds.
 enum class ChebfdMethod { krylov_schur, subspace };
 
 struct ChebfdOptions {
@@ -40,8 +40,8 @@ struct ChebfdOptions {
   /// Polynomial degree; 0: planned. Subspace: with the search space from the KPM density
   /// of states (the cheapest pair by the convergence model of Pieper et al.); it grows by
   /// half (up to 8×) whenever a pass gains much less than the plan predicted.
-  /// Krylov–Schur: the degree that resolves the window (its edges a quarter of its width
-  /// sharp), fixed.
+  /// Krylov–Schur: a third of the degree that resolves the window (edges a quarter of
+  /// its width sharp), fixed.
   int degree = 0;
   Damping damping = Damping::jackson;
   /// Subspace: search space / KPM estimate of the count, rounded up to whole blocks; 0:

@@ -31,8 +31,7 @@ class BlockSweeps {
   /// T_{k+1} = 2H̃T_k − T_{k−1}: one chebfd_op per degree step does the recurrence, the
   /// dot products and the accumulation in one pass. The sum is kept in a contiguous
   /// block (y's blocks are strided views), copied into y at the end.
-  void filter(const MultiVector<T>& y, const std::vector<double>& c, double center,
-              double half) {
+  void filter(const MultiVector<T>& y, const std::vector<double>& c, double center, double half) {
     Timer timer(times_.spmmv);
     const int degree = static_cast<int>(c.size()) - 1;
     const T alpha = T(1 / half), beta = T(center);
@@ -128,8 +127,8 @@ std::vector<double> relative_residuals(MPI_Comm comm, const std::vector<double>&
   const int k = static_cast<int>(theta.size());
   std::vector<double> rel(k);
   for (int j = 0; j < k; ++j)
-    rel[j] = std::sqrt(sq[j]) /
-             ((norm_h + std::abs(theta[j])) * std::max(std::sqrt(sq[k + j]), 1e-300));
+    rel[j] =
+        std::sqrt(sq[j]) / ((norm_h + std::abs(theta[j])) * std::max(std::sqrt(sq[k + j]), 1e-300));
   agree(comm, std::span<double>(rel), times);
   return rel;
 }

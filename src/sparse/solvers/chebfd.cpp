@@ -22,8 +22,8 @@
 #include "core/instantiate.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
-#include "sparse/solvers/block_sweeps.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/block_sweeps.hpp"
 #include "sparse/solvers/chebfd_krylov.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
@@ -144,8 +144,9 @@ EigenResult<T> Chebfd<T>::run() {
     raise_if_any(comm, kept < active, ErrorCode::numerical_failure,
                  "chebfd: cannot keep an orthonormal search space");
     const MultiVector<T> y = y_.view(locked, active);
-    const detail::SmallEigen<T> e = detail::projected_eigen(
-        comm, active, sweeps_.projected_h(y), std::vector<T>{}, o_.tune, times_, times_.rayleigh_ritz);
+    const detail::SmallEigen<T> e =
+        detail::projected_eigen(comm, active, sweeps_.projected_h(y), std::vector<T>{}, o_.tune,
+                                times_, times_.rayleigh_ritz);
     {
       Timer t(times_.rayleigh_ritz);
       detail::transform_in_place(y, e.vectors.data(), active);  // the Ritz vectors

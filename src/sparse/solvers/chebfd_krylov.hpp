@@ -5,16 +5,17 @@
 // values, which are those of the window. The Krylov space separates the window's
 // eigenvectors from the rest after far fewer filter applications than a subspace
 // iteration, which needs a filter sharp enough to suppress everything its space cannot
-// hold: the degree that resolves the window (window_degree) is enough, less than half of
-// what the subspace plan picks (TI 32×32×16, 20 nearest 0: 80 against 186). The eigenpairs are extracted by a
-// Rayleigh–Ritz step with H itself on the kept space at each restart.
+// hold: a third of the degree that resolves the window is enough. The eigenpairs are
+// extracted by a Rayleigh–Ritz step with H itself on the kept space at each restart.
 #include "tseig/sparse/chebfd.hpp"
 
 namespace tseig::sparse::detail {
 
 /// Smallest order the Krylov–Schur variant takes (room for a basis of four blocks and
 /// its residual block); below it chebfd runs the subspace iteration.
-inline std::int64_t krylov_min_rows(int block_width) { return 5 * std::int64_t{block_width}; }
+inline std::int64_t krylov_min_rows(int block_width) {
+  return 5 * std::int64_t{block_width};
+}
 
 /// Collective: every eigenpair with lower ≤ λ ≤ upper (inside the KPM bounds), each
 /// eigenvalue with its multiplicity up to the block width, ascending.
