@@ -57,6 +57,9 @@ class BlockSweeps {
     }
   }
 
+  /// A block of nb columns for the caller, free until the next sweep.
+  MultiVector<T> scratch() const { return u0_; }
+
   /// Collective: yᴴHy (column-major) with one reduction.
   std::vector<T> projected_h(const MultiVector<T>& y) {
     const int k = y.cols();

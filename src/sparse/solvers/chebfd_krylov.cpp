@@ -80,6 +80,11 @@ class FilteredKrylovSchur {
     return static_cast<int>(std::min<std::int64_t>(want, a_.rows() - nb_));
   }
   void resize(int capacity);
+  /// resize to `capacity`, at most the order less a block; never shrinks.
+  void grow(int capacity) {
+    capacity = static_cast<int>(std::min<std::int64_t>(capacity, a_.rows() - nb_));
+    if (capacity > capacity_) resize(capacity);
+  }
   void start();
   void expand();
   void complete_block(int first, int kept);
@@ -95,7 +100,6 @@ class FilteredKrylovSchur {
   bool p_settled_ = false;  // every kept Ritz pair of p(H) with a value ≥ edge_ converged
   int capacity_ = 0, applied_ = 0, k_ = 0;
   MultiVector<T> v_;         // capacity_ + nb_ columns
-  MultiVector<T> w_;         // one block: the filtered block after its projection
   std::vector<T> t_;         // ld() × ld(), column-major, the same on every rank
   std::vector<R> lambda_;    // H's Ritz values of the kept vectors (the last restart)
   std::vector<double> rel_;  // their relative residuals
@@ -118,7 +122,6 @@ void FilteredKrylovSchur<T>::resize(int capacity) {
   v_ = std::move(v);
   t_ = std::move(t);
   capacity_ = capacity;
-  if (w_.cols() == 0) w_ = MultiVector<T>(a_.vector_layout(), nb_);
 }
 
 /// Columns first+kept … first+nb of V: random, orthonormalized against V[:, 0:first+kept].
@@ -161,7 +164,8 @@ void FilteredKrylovSchur<T>::expand() {
     }
     transform(basis, d.data(), w, T(1));
   }
-  w_.assign(w);
+  MultiVector<T> projected = sweeps_.scratch();  // w before orthonormalization
+  projected.assign(w);
   // A column that lost all but 1e-8 of its norm lies in span(V) up to rounding: what is
   // left is noise, replaced by a random direction (its coefficients are in c already).
   const std::vector<T> after = gram(w, w, times_, times_.orthogonalization);
@@ -178,11 +182,12 @@ void FilteredKrylovSchur<T>::expand() {
   if (lost) {
     kept = orthonormalize_against(basis, basis, w, nullptr, drop_, o_.tune, times_);
   } else if (!cholesky_qr2(w, nullptr, times_)) {
-    w.assign(w_);
+    w.assign(projected);
     kept = svqb(w, nullptr, drop_, o_.tune, times_);
   }
   complete_block(k_, kept);
-  const std::vector<T> r = gram(w, w_, times_, times_.orthogonalization);  // Qᴴ·(p(H)x − V·c)
+  const std::vector<T> r =
+      gram(w, projected, times_, times_.orthogonalization);  // Qᴴ·(p(H)x − V·c)
   for (int j = 0; j < nb_; ++j) {
     for (int i = 0; i < k_; ++i) t(i, applied_ + j) = c[i + static_cast<std::size_t>(j) * k_];
     for (int i = 0; i < nb_; ++i)
@@ -201,12 +206,18 @@ void FilteredKrylovSchur<T>::restart() {
     for (int i = 0; i < m; ++i) tm[i + static_cast<std::size_t>(j) * m] = t(i, j);
   const SmallEigen<T> e = projected_eigen(comm, m, std::move(tm), std::vector<T>{}, o_.tune, times_,
                                           times_.rayleigh_ritz);
-  // Keep about half, at least the window's Ritz values seen last time and a block more.
+  // Keep about half, at least the window's Ritz values of H seen last time, its KPM
+  // count and the Ritz values of p(H) as high as the window's, with a block to spare;
+  // the basis grows (by half at least, rarely) when that leaves a cycle too little room.
   const int inside = static_cast<int>(std::count_if(
       lambda_.begin(), lambda_.end(), [&](R x) { return x >= lower_ && x <= upper_; }));
   const int above = static_cast<int>(
       std::count_if(e.values.begin(), e.values.end(), [&](R x) { return x >= edge_; }));
-  const int keep = std::min(m - nb_, std::max({m / 2, inside + nb_, expected_ + nb_, above + nb_}));
+  const int hold = std::max({inside, expected_, above}) + nb_;
+  if (hold + tail + 2 * nb_ > capacity_)
+    grow(std::max(capacity_for(hold), capacity_ + capacity_ / 2));
+  const int keep =
+      std::max(1, std::min({m - nb_, capacity_ - tail - 2 * nb_, std::max(m / 2, hold)}));
   const T* y = e.vectors.data() + static_cast<std::size_t>(m - keep) * m;
   const MultiVector<T> u = v_.view(0, keep);
   {
@@ -278,11 +289,13 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
     unconverged.clear();
     double straddle = std::numeric_limits<double>::infinity();
     int level = 0, largest_level = 0;  // converged copies of one eigenvalue
+    double last = 0;                   // the last converged value inside
     for (std::size_t j = 0; j < lambda_.size(); ++j) {
       const double x = lambda_[j], rho = rel_[j] * (norm_h_ + std::abs(x));
       if (x < lower_ || x > upper_) continue;
       if (rel_[j] <= tol_) {
-        level = level > 0 && x - lambda_[j - 1] <= tol_ * norm_h_ ? level + 1 : 1;
+        level = level > 0 && x - last <= tol_ * norm_h_ ? level + 1 : 1;
+        last = x;
         largest_level = std::max(largest_level, level);
         ++converged_inside;
       } else if (x - rho >= lower_ && x + rho <= upper_) {
@@ -310,16 +323,12 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
       break;
     }
     previous = saturated ? -1 : inside;
-    // The kept half must hold the window with a block to spare, and a cycle must have
-    // room for two expansions.
-    int capacity = capacity_;
-    if (inside + 2 * nb_ > capacity / 2) capacity = std::max(capacity, capacity_for(inside));
-    const int tail = k_ - applied_ + (saturated ? nb_ : 0);
-    capacity = std::max(capacity, applied_ + tail + 2 * nb_);
-    if (capacity > capacity_ && capacity + nb_ <= a_.rows()) resize(capacity);
-    if (saturated && k_ + nb_ <= capacity_ + nb_) {
-      complete_block(k_, 0);
-      k_ += nb_;
+    if (saturated) {  // room for the new block and an expansion
+      if (k_ + 2 * nb_ > capacity_) grow(std::max(k_ + 2 * nb_, capacity_ + capacity_ / 4));
+      if (k_ + nb_ <= capacity_ + nb_) {
+        complete_block(k_, 0);
+        k_ += nb_;
+      }
     }
     const double worst =
         unconverged.empty() ? 0.0 : *std::max_element(unconverged.begin(), unconverged.end());
