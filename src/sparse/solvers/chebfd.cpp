@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 #include <limits>
 #include <numeric>
@@ -27,6 +26,7 @@
 #include "sparse/solvers/chebfd_krylov.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
+#include "sparse/solvers/chebfd_window_setup.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
@@ -43,23 +43,14 @@ class Chebfd {
   using R = real_t<T>;
   Chebfd(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
          const ChebfdOptions& o)
-      : a_(a),
-        o_(o),
-        lower_(lower),
-        upper_(upper),
-        center_(kpm.center),
-        half_(kpm.half_width),
-        norm_h_(std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper))),
-        tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
-        drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        nb_(std::max(1, o.tune.block_width)) {
+      : a_(a), o_(o), win_(kpm, lower, upper, o) {
     const double count = eigenvalue_count(kpm, lower, upper).count;
     detail::FilterPlanRequest request;
     request.lower = lower;
     request.upper = upper;
     request.count = count;
-    request.tol = tol_;
-    request.block = nb_;
+    request.tol = win_.tol;
+    request.block = win_.nb;
     request.rows = a.rows();
     request.nonzeros_per_row = static_cast<double>(a.nonzeros()) / static_cast<double>(a.rows());
     request.degree = o.degree;
@@ -78,26 +69,27 @@ class Chebfd {
  private:
   int space_for(double count) const {
     const int want = static_cast<int>(std::ceil(factor_ * std::max(count, 1.0)));
-    return static_cast<int>(std::min<std::int64_t>((want + nb_ - 1) / nb_ * nb_, a_.rows()));
+    return static_cast<int>(
+        std::min<std::int64_t>((want + win_.nb - 1) / win_.nb * win_.nb, a_.rows()));
   }
   void filter(const MultiVector<T>& y) {
-    sweeps_.filter(y,
-                   detail::window_coefficients((lower_ - center_) / half_,
-                                               (upper_ - center_) / half_, degree_, o_.damping),
-                   center_, half_);
+    sweeps_.filter(
+        y,
+        detail::window_coefficients((win_.lower - win_.center) / win_.half,
+                                    (win_.upper - win_.center) / win_.half, degree_, o_.damping),
+        win_.center, win_.half);
   }
   int orthonormalize(int locked, const MultiVector<T>& y);
   void grow(int cols);
 
   const Matrix<T>& a_;
   const ChebfdOptions& o_;
-  const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
-  const int nb_;
+  const detail::WindowSetup<R> win_;
   int degree_ = 0, first_degree_ = 0;
   double rate_ = 1, factor_ = 1;  // the plan's predicted gain per pass and space / count
   MultiVector<T> y_;              // locked vectors first, then the active ones
   SolverTimes times_;
-  detail::BlockSweeps<T> sweeps_{a_, nb_, times_};
+  detail::BlockSweeps<T> sweeps_{a_, win_.nb, times_};
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
@@ -113,7 +105,7 @@ int Chebfd<T>::orthonormalize(int locked, const MultiVector<T>& y) {
     detail::project_out(q, q, y, nullptr, times_);
     if (detail::cholesky_qr2(y, nullptr, times_)) return y.cols();
   }
-  return detail::orthonormalize_against(q, q, y, nullptr, drop_, o_.tune, times_);
+  return detail::orthonormalize_against(q, q, y, nullptr, win_.drop, o_.tune, times_);
 }
 
 template <class T>
@@ -139,7 +131,7 @@ EigenResult<T> Chebfd<T>::run() {
       MultiVector<T> fresh = y_.view(locked + kept, active - kept);
       fresh.fill_random(o_.kpm.seed + 307 * attempt + iterations);
       kept += detail::orthonormalize_against(y_.view(0, locked + kept), y_.view(0, locked + kept),
-                                             fresh, nullptr, drop_, o_.tune, times_);
+                                             fresh, nullptr, win_.drop, o_.tune, times_);
     }
     raise_if_any(comm, kept < active, ErrorCode::numerical_failure,
                  "chebfd: cannot keep an orthonormal search space");
@@ -152,12 +144,13 @@ EigenResult<T> Chebfd<T>::run() {
       detail::transform_in_place(y, e.vectors.data(), active);  // the Ritz vectors
     }
     const std::vector<double> sq = sweeps_.residual_norms(y, e.values);
-    const std::vector<double> rel = detail::relative_residuals(comm, sq, e.values, norm_h_, times_);
+    const std::vector<double> rel =
+        detail::relative_residuals(comm, sq, e.values, win_.norm_h, times_);
     // Lock: converged pairs inside [a, b] go first, the rest follows in Ritz order.
     std::vector<int> order(active);
     std::iota(order.begin(), order.end(), 0);
-    auto inside = [&](int j) { return e.values[j] >= lower_ && e.values[j] <= upper_; };
-    auto lockable = [&](int j) { return inside(j) && rel[j] <= tol_; };
+    auto inside = [&](int j) { return e.values[j] >= win_.lower && e.values[j] <= win_.upper; };
+    auto lockable = [&](int j) { return inside(j) && rel[j] <= win_.tol; };
     std::stable_partition(order.begin(), order.end(), lockable);
     unconverged_.clear();
     double straddle = std::numeric_limits<double>::infinity();
@@ -172,7 +165,7 @@ EigenResult<T> Chebfd<T>::run() {
       if (lockable(k)) {
         theta_.push_back(e.values[k]);
         rel_.push_back(rel[k]);
-      } else if (inside(k) && e.values[k] - rho >= lower_ && e.values[k] + rho <= upper_) {
+      } else if (inside(k) && e.values[k] - rho >= win_.lower && e.values[k] + rho <= win_.upper) {
         unconverged_.push_back(rel[k]);
       } else if (inside(k)) {
         straddle = std::min(straddle, rho);
@@ -196,8 +189,8 @@ EigenResult<T> Chebfd<T>::run() {
     const int inside_count = locked + static_cast<int>(unconverged_.size());
     previous_inside = inside_count;
     if (y_.cols() - inside_count < std::max(2, inside_count / 4) && y_.cols() < a_.rows())
-      grow(static_cast<int>(
-          std::min<std::int64_t>(std::max(space_for(inside_count), y_.cols() + nb_), a_.rows())));
+      grow(static_cast<int>(std::min<std::int64_t>(
+          std::max(space_for(inside_count), y_.cols() + win_.nb), a_.rows())));
     const double worst =
         unconverged_.empty() ? 0.0 : *std::max_element(unconverged_.begin(), unconverged_.end());
     // Slower than the plan predicted (the KPM density is coarse near the window edges):
@@ -209,7 +202,7 @@ EigenResult<T> Chebfd<T>::run() {
         degree_ += (degree_ + 1) / 2;
       else if (y_.cols() < a_.rows())
         grow(static_cast<int>(
-            std::min<std::int64_t>(y_.cols() + std::max(nb_, y_.cols() / 2), a_.rows())));
+            std::min<std::int64_t>(y_.cols() + std::max(win_.nb, y_.cols() / 2), a_.rows())));
     }
     previous_worst = worst;
     if (o_.progress)
@@ -219,20 +212,11 @@ EigenResult<T> Chebfd<T>::run() {
                  "chebfd: every search vector is locked; the space cannot grow further");
   }
   times_.total = MPI_Wtime() - begin;
-  if (!converged && o_.throw_on_failure) {
-    char tol[32];
-    std::snprintf(tol, sizeof tol, "%.3g", tol_);
-    std::string message = "chebfd: not converged after " + std::to_string(iterations) +
-                          " filter passes (tol " + tol + ", " + std::to_string(locked) +
-                          " pairs locked); relative residuals reached inside the interval:";
-    for (double r : unconverged_) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, " %.3e", r);
-      message += buffer;
-    }
-    if (unconverged_.empty()) message += " none left, but the count was still changing";
-    raise_if_any(comm, true, ErrorCode::not_converged, message);
-  }
+  if (!converged && o_.throw_on_failure)
+    detail::raise_not_converged(comm,
+                                "chebfd: not converged after " + std::to_string(iterations) +
+                                    " filter passes, " + std::to_string(locked) + " pairs locked",
+                                win_.tol, unconverged_);
   std::vector<int> order(locked);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return theta_[i] < theta_[j]; });

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -24,6 +23,7 @@
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/block_sweeps.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
+#include "sparse/solvers/chebfd_window_setup.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
 
@@ -41,17 +41,8 @@ class FilteredKrylovSchur {
   using R = real_t<T>;
   FilteredKrylovSchur(const Matrix<T>& a, const KpmMoments& kpm, double lower, double upper,
                       const ChebfdOptions& o)
-      : a_(a),
-        o_(o),
-        lower_(lower),
-        upper_(upper),
-        center_(kpm.center),
-        half_(kpm.half_width),
-        norm_h_(std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper))),
-        tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
-        drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        nb_(std::max(1, o.tune.block_width)) {
-    const double xa = (lower - center_) / half_, xb = (upper - center_) / half_;
+      : a_(a), o_(o), win_(kpm, lower, upper, o) {
+    const double xa = (lower - win_.center) / win_.half, xb = (upper - win_.center) / win_.half;
     degree_ = o.degree > 0 ? o.degree
                            : std::max(8, static_cast<int>(std::ceil(window_degree(xa, xb) / 3.0)));
     coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
@@ -71,18 +62,18 @@ class FilteredKrylovSchur {
 
  private:
   T& t(int i, int j) { return t_[i + static_cast<std::size_t>(j) * ld()]; }
-  int ld() const { return capacity_ + nb_; }
+  int ld() const { return capacity_ + win_.nb; }
   /// Basis size for `count` eigenvalues in the window: 2.5× (the kept half holds them
   /// with a margin), whole blocks, at least four; at most the order less a block.
   int capacity_for(int count) const {
-    const std::int64_t want =
-        std::max<std::int64_t>((5 * std::int64_t{count} / 2 + nb_ - 1) / nb_ * nb_, 4 * nb_);
-    return static_cast<int>(std::min<std::int64_t>(want, a_.rows() - nb_));
+    const std::int64_t want = std::max<std::int64_t>(
+        (5 * std::int64_t{count} / 2 + win_.nb - 1) / win_.nb * win_.nb, 4 * win_.nb);
+    return static_cast<int>(std::min<std::int64_t>(want, a_.rows() - win_.nb));
   }
   void resize(int capacity);
   /// resize to `capacity`, at most the order less a block; never shrinks.
   void grow(int capacity) {
-    capacity = static_cast<int>(std::min<std::int64_t>(capacity, a_.rows() - nb_));
+    capacity = static_cast<int>(std::min<std::int64_t>(capacity, a_.rows() - win_.nb));
     if (capacity > capacity_) resize(capacity);
   }
   void start();
@@ -92,19 +83,18 @@ class FilteredKrylovSchur {
 
   const Matrix<T>& a_;
   const ChebfdOptions& o_;
-  const double lower_, upper_, center_, half_, norm_h_, tol_, drop_;
-  const int nb_;
+  const WindowSetup<R> win_;
   int degree_ = 0, expected_ = 1;
   std::vector<double> coefficients_;
   double edge_ = 0;         // the smallest filter value inside the window
   bool p_settled_ = false;  // every kept Ritz pair of p(H) with a value ≥ edge_ converged
   int capacity_ = 0, applied_ = 0, k_ = 0;
-  MultiVector<T> v_;         // capacity_ + nb_ columns
+  MultiVector<T> v_;         // capacity_ + win_.nb columns
   std::vector<T> t_;         // ld() × ld(), column-major, the same on every rank
   std::vector<R> lambda_;    // H's Ritz values of the kept vectors (the last restart)
   std::vector<double> rel_;  // their relative residuals
   SolverTimes times_;
-  BlockSweeps<T> sweeps_{a_, nb_, times_};
+  BlockSweeps<T> sweeps_{a_, win_.nb, times_};
 };
 
 /// Room for `capacity` basis columns and a block; the first k_ columns and T[0:k_, 0:k_]
@@ -112,12 +102,12 @@ class FilteredKrylovSchur {
 template <class T>
 void FilteredKrylovSchur<T>::resize(int capacity) {
   const int old_ld = capacity_ > 0 ? ld() : 0;
-  MultiVector<T> v(a_.vector_layout(), capacity + nb_);
+  MultiVector<T> v(a_.vector_layout(), capacity + win_.nb);
   if (k_ > 0) v.view(0, k_).assign(v_.view(0, k_));
-  std::vector<T> t(static_cast<std::size_t>(capacity + nb_) * (capacity + nb_), T(0));
+  std::vector<T> t(static_cast<std::size_t>(capacity + win_.nb) * (capacity + win_.nb), T(0));
   for (int j = 0; j < k_; ++j)
     for (int i = 0; i < k_; ++i)
-      t[i + static_cast<std::size_t>(j) * (capacity + nb_)] =
+      t[i + static_cast<std::size_t>(j) * (capacity + win_.nb)] =
           t_[i + static_cast<std::size_t>(j) * old_ld];
   v_ = std::move(v);
   t_ = std::move(t);
@@ -127,33 +117,33 @@ void FilteredKrylovSchur<T>::resize(int capacity) {
 /// Columns first+kept … first+nb of V: random, orthonormalized against V[:, 0:first+kept].
 template <class T>
 void FilteredKrylovSchur<T>::complete_block(int first, int kept) {
-  for (int attempt = 1; attempt <= 4 && kept < nb_; ++attempt) {
-    MultiVector<T> fresh = v_.view(first + kept, nb_ - kept);
+  for (int attempt = 1; attempt <= 4 && kept < win_.nb; ++attempt) {
+    MultiVector<T> fresh = v_.view(first + kept, win_.nb - kept);
     fresh.fill_random(o_.kpm.seed + 307 * attempt + first);
     const MultiVector<T> q = v_.view(0, first + kept);
-    kept += orthonormalize_against(q, q, fresh, nullptr, drop_, o_.tune, times_);
+    kept += orthonormalize_against(q, q, fresh, nullptr, win_.drop, o_.tune, times_);
   }
-  raise_if_any(a_.comm(), kept < nb_, ErrorCode::numerical_failure,
+  raise_if_any(a_.comm(), kept < win_.nb, ErrorCode::numerical_failure,
                "chebfd: cannot keep an orthonormal Krylov basis");
 }
 
 template <class T>
 void FilteredKrylovSchur<T>::start() {
-  v_.view(0, nb_).fill_random(o_.kpm.seed + 101);
-  complete_block(0, svqb(v_.view(0, nb_), nullptr, drop_, o_.tune, times_));
+  v_.view(0, win_.nb).fill_random(o_.kpm.seed + 101);
+  complete_block(0, svqb(v_.view(0, win_.nb), nullptr, win_.drop, o_.tune, times_));
   applied_ = 0;
-  k_ = nb_;
+  k_ = win_.nb;
 }
 
 /// p(H) on the block at `applied`; the result, orthogonalized against V and
 /// orthonormalized, becomes the block at k. Its coefficients fill T's column block.
 template <class T>
 void FilteredKrylovSchur<T>::expand() {
-  MultiVector<T> w = v_.view(k_, nb_);
+  MultiVector<T> w = v_.view(k_, win_.nb);
   const MultiVector<T> basis = v_.view(0, k_);
-  w.assign(v_.view(applied_, nb_));
-  sweeps_.filter(w, coefficients_, center_, half_);
-  std::vector<T> c(static_cast<std::size_t>(k_) * nb_, T(0));
+  w.assign(v_.view(applied_, win_.nb));
+  sweeps_.filter(w, coefficients_, win_.center, win_.half);
+  std::vector<T> c(static_cast<std::size_t>(k_) * win_.nb, T(0));
   std::vector<T> before = gram(w, w, times_, times_.orthogonalization);
   for (int pass = 0; pass < 2; ++pass) {  // classical Gram–Schmidt, twice
     std::vector<T> d = gram(basis, w, times_, times_.orthogonalization);
@@ -170,31 +160,31 @@ void FilteredKrylovSchur<T>::expand() {
   // left is noise, replaced by a random direction (its coefficients are in c already).
   const std::vector<T> after = gram(w, w, times_, times_.orthogonalization);
   bool lost = false;
-  for (int j = 0; j < nb_; ++j) {
-    const auto jj = static_cast<std::size_t>(j) * (nb_ + 1);
+  for (int j = 0; j < win_.nb; ++j) {
+    const auto jj = static_cast<std::size_t>(j) * (win_.nb + 1);
     if (std::real(after[jj]) <= 1e-16 * std::real(before[jj])) {
       MultiVector<T> column = w.view(j, 1);
       column.fill_random(o_.kpm.seed + 401 + k_ + j);
       lost = true;
     }
   }
-  int kept = nb_;
+  int kept = win_.nb;
   if (lost) {
-    kept = orthonormalize_against(basis, basis, w, nullptr, drop_, o_.tune, times_);
+    kept = orthonormalize_against(basis, basis, w, nullptr, win_.drop, o_.tune, times_);
   } else if (!cholesky_qr2(w, nullptr, times_)) {
     w.assign(projected);
-    kept = svqb(w, nullptr, drop_, o_.tune, times_);
+    kept = svqb(w, nullptr, win_.drop, o_.tune, times_);
   }
   complete_block(k_, kept);
   const std::vector<T> r =
       gram(w, projected, times_, times_.orthogonalization);  // Qᴴ·(p(H)x − V·c)
-  for (int j = 0; j < nb_; ++j) {
+  for (int j = 0; j < win_.nb; ++j) {
     for (int i = 0; i < k_; ++i) t(i, applied_ + j) = c[i + static_cast<std::size_t>(j) * k_];
-    for (int i = 0; i < nb_; ++i)
-      t(k_ + i, applied_ + j) = r[i + static_cast<std::size_t>(j) * nb_];
+    for (int i = 0; i < win_.nb; ++i)
+      t(k_ + i, applied_ + j) = r[i + static_cast<std::size_t>(j) * win_.nb];
   }
-  applied_ += nb_;
-  k_ += nb_;
+  applied_ += win_.nb;
+  k_ += win_.nb;
 }
 
 template <class T>
@@ -210,14 +200,14 @@ void FilteredKrylovSchur<T>::restart() {
   // count and the Ritz values of p(H) as high as the window's, with a block to spare;
   // the basis grows (by half at least, rarely) when that leaves a cycle too little room.
   const int inside = static_cast<int>(std::count_if(
-      lambda_.begin(), lambda_.end(), [&](R x) { return x >= lower_ && x <= upper_; }));
+      lambda_.begin(), lambda_.end(), [&](R x) { return x >= win_.lower && x <= win_.upper; }));
   const int above = static_cast<int>(
       std::count_if(e.values.begin(), e.values.end(), [&](R x) { return x >= edge_; }));
-  const int hold = std::max({inside, expected_, above}) + nb_;
-  if (hold + tail + 2 * nb_ > capacity_)
+  const int hold = std::max({inside, expected_, above}) + win_.nb;
+  if (hold + tail + 2 * win_.nb > capacity_)
     grow(std::max(capacity_for(hold), capacity_ + capacity_ / 2));
   const int keep =
-      std::max(1, std::min({m - nb_, capacity_ - tail - 2 * nb_, std::max(m / 2, hold)}));
+      std::max(1, std::min({m - win_.nb, capacity_ - tail - 2 * win_.nb, std::max(m / 2, hold)}));
   const T* y = e.vectors.data() + static_cast<std::size_t>(m - keep) * m;
   const MultiVector<T> u = v_.view(0, keep);
   {
@@ -236,7 +226,7 @@ void FilteredKrylovSchur<T>::restart() {
     for (int i = 0; i < tail; ++i)
       sq += std::norm(coupling[i + static_cast<std::size_t>(j) * tail]);
     const double r = std::sqrt(sq);  // an eigenvalue of p(H) lies within r of the Ritz value
-    if (e.values[m - keep + j] + r >= edge_ && r > std::sqrt(tol_) * std::abs(e.values[m - 1]))
+    if (e.values[m - keep + j] + r >= edge_ && r > std::sqrt(win_.tol) * std::abs(e.values[m - 1]))
       p_settled_ = false;
   }
   // H's Ritz vectors of span(U): U ← U·Z.
@@ -247,7 +237,7 @@ void FilteredKrylovSchur<T>::restart() {
     transform_in_place(u, h.vectors.data(), keep);
   }
   lambda_ = h.values;
-  rel_ = relative_residuals(comm, sweeps_.residual_norms(u, lambda_), lambda_, norm_h_, times_);
+  rel_ = relative_residuals(comm, sweeps_.residual_norms(u, lambda_), lambda_, win_.norm_h, times_);
   // T ← [Zᴴ·Θ·Z, (coupling·Z)ᴴ; coupling·Z, 0] and the tail moved behind U.
   const std::vector<T>& z = h.vectors;
   std::vector<T> theta_z(z.size()), zt(z.size()), cz(coupling.size());
@@ -282,7 +272,7 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
   std::vector<double> unconverged;
   bool converged = false;
   while (iterations < o_.max_iterations) {
-    while (k_ + nb_ <= capacity_ + nb_) expand();
+    while (k_ + win_.nb <= capacity_ + win_.nb) expand();
     restart();
     ++iterations;
     converged_inside = 0;
@@ -291,14 +281,14 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
     int level = 0, largest_level = 0;  // converged copies of one eigenvalue
     double last = 0;                   // the last converged value inside
     for (std::size_t j = 0; j < lambda_.size(); ++j) {
-      const double x = lambda_[j], rho = rel_[j] * (norm_h_ + std::abs(x));
-      if (x < lower_ || x > upper_) continue;
-      if (rel_[j] <= tol_) {
-        level = level > 0 && x - last <= tol_ * norm_h_ ? level + 1 : 1;
+      const double x = lambda_[j], rho = rel_[j] * (win_.norm_h + std::abs(x));
+      if (x < win_.lower || x > win_.upper) continue;
+      if (rel_[j] <= win_.tol) {
+        level = level > 0 && x - last <= win_.tol * win_.norm_h ? level + 1 : 1;
         last = x;
         largest_level = std::max(largest_level, level);
         ++converged_inside;
-      } else if (x - rho >= lower_ && x + rho <= upper_) {
+      } else if (x - rho >= win_.lower && x + rho <= win_.upper) {
         unconverged.push_back(rel_[j]);
       } else {
         // [x − ρ, x + ρ] holds an eigenvalue; reaching outside the window, x may be a
@@ -324,10 +314,10 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
     }
     previous = saturated ? -1 : inside;
     if (saturated) {  // room for the new block and an expansion
-      if (k_ + 2 * nb_ > capacity_) grow(std::max(k_ + 2 * nb_, capacity_ + capacity_ / 4));
-      if (k_ + nb_ <= capacity_ + nb_) {
+      if (k_ + 2 * win_.nb > capacity_) grow(std::max(k_ + 2 * win_.nb, capacity_ + capacity_ / 4));
+      if (k_ + win_.nb <= capacity_ + win_.nb) {
         complete_block(k_, 0);
-        k_ += nb_;
+        k_ += win_.nb;
       }
     }
     const double worst =
@@ -337,25 +327,17 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
                    degree_, capacity_, MPI_Wtime() - begin});
   }
   times_.total = MPI_Wtime() - begin;
-  if (!converged && o_.throw_on_failure) {
-    char tol[32];
-    std::snprintf(tol, sizeof tol, "%.3g", tol_);
-    std::string message = "chebfd: not converged after " + std::to_string(iterations) +
-                          " Krylov-Schur restarts (tol " + tol + ", " +
-                          std::to_string(converged_inside) +
-                          " pairs converged); relative residuals reached inside the interval:";
-    for (double r : unconverged) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, " %.3e", r);
-      message += buffer;
-    }
-    if (unconverged.empty()) message += " none left, but the count was still changing";
-    raise_if_any(comm, true, ErrorCode::not_converged, message);
-  }
+  if (!converged && o_.throw_on_failure)
+    raise_not_converged(comm,
+                        "chebfd: not converged after " + std::to_string(iterations) +
+                            " Krylov-Schur restarts, " + std::to_string(converged_inside) +
+                            " pairs converged",
+                        win_.tol, unconverged);
   // The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
   std::vector<int> order;
   for (int j = 0; j < static_cast<int>(lambda_.size()); ++j)
-    if (lambda_[j] >= lower_ && lambda_[j] <= upper_ && rel_[j] <= tol_) order.push_back(j);
+    if (lambda_[j] >= win_.lower && lambda_[j] <= win_.upper && rel_[j] <= win_.tol)
+      order.push_back(j);
   EigenResult<T> r;
   permute_columns(v_.view(0, static_cast<int>(lambda_.size())), order);
   r.eigenvectors = v_.view(0, static_cast<int>(order.size()));  // no copy (peak memory)
