@@ -125,6 +125,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
     l.which = o.largest ? Which::largest : Which::smallest;
     l.tol = o.tol;
     if (o.max_iterations) l.max_iterations = o.max_iterations;
+    if (o.block_width) l.tune.block_width = o.block_width;
     Preconditioner<T> p;
     if (o.jacobi) p = jacobi_preconditioner(a);
     // The polynomial is centred at the unwidened Lanczos end (see chebyshev_preconditioner).
@@ -139,6 +140,8 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
   c.tol = o.tol;
   if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
   if (o.max_iterations) c.max_iterations = o.max_iterations;
+  if (o.block_width) c.tune.block_width = o.block_width;
+  c.degree = o.degree;
   c.progress = [comm](const Progress& p) {
     // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
     int rank = 0;

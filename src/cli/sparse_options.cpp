@@ -112,6 +112,10 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.chebyshev = parse_int(flag, value(), 1);
     } else if (flag == "--subspace-iteration") {
       o.subspace_iteration = true;
+    } else if (flag == "--degree") {
+      o.degree = parse_int(flag, value(), 1);
+    } else if (flag == "--block-width") {
+      o.block_width = parse_int(flag, value(), 1);
     } else if (flag == "--max-iterations") {
       o.max_iterations = parse_int(flag, value(), 1);
     } else if (flag == "--moments") {
@@ -143,6 +147,10 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
   if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
   if (o.subspace_iteration && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
     throw UsageError("--subspace-iteration works with --chebfd and --nearest only");
+  if (o.degree && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
+    throw UsageError("--degree works with --chebfd and --nearest only");
+  if (o.block_width && o.method == SparseMethod::kpm)
+    throw UsageError("--block-width works with --lobpcg, --chebfd and --nearest only");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");
   if (o.type == 0) o.type = o.generator == SparseGenerator::ti ? 'z' : 'd';
@@ -173,6 +181,9 @@ Methods (default --kpm):
   --nearest T         the --nev K eigenpairs nearest to T (Chebyshev filter)
   --subspace-iteration  --chebfd/--nearest: iterate the filter on a subspace
                       (Pieper et al.) instead of a Krylov-Schur space of p(H)
+  --degree D          --chebfd/--nearest: filter degree (default: planned from
+                      the window's width)
+  --block-width NB    --lobpcg/--chebfd/--nearest: vectors per block (default 16)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
   --json              one JSON object on stdout (KPM: with the DOS grid; plot it

@@ -31,6 +31,8 @@ struct SparseOptions {
   bool jacobi = false;     ///< LOBPCG with the Jacobi preconditioner
   int chebyshev = 0;       ///< > 0: LOBPCG with the Chebyshev preconditioner of this degree
   bool subspace_iteration = false;  ///< ChebFD: ChebfdMethod::subspace
+  int degree = 0;                   ///< ChebFD filter degree; 0: planned
+  int block_width = 0;              ///< LOBPCG/ChebFD block width nb; 0: the default
   bool json = false;
   std::string out_values;
   std::string out_vectors;  ///< Matrix Market array file of the eigenvectors

@@ -31,10 +31,11 @@ namespace tseig::sparse::detail {
 
 namespace {
 
-// The degree: a third of the one that resolves the window (window_degree). The Krylov
-// space does the rest of the separation; TI 64×64×16 (W = 1), the 20 eigenvalues
-// nearest 0, np = 2: 107 s at 1/8, 72–85 s at 1/4, 70 s at 1/3, 75 s at 1/2, 127 s at 1
-// (a degree too low needs many restarts before the window's Ritz values of p(H) settle).
+// The degree: half the one that resolves the window (window_degree). The Krylov space
+// does the rest of the separation; TI 64×64×16 (W = 1), the 20 nearest 0, np = 2, blocks
+// of 8: 59 s at 48 (≈ 1/4), 54 s at 71 (1/3), 49 s at 110 (1/2), 67 s at 160 (3/4); a
+// degree too low needs many restarts before the window's Ritz values of p(H) settle,
+// one too high filters more than the Krylov space needs.
 template <class T>
 class FilteredKrylovSchur {
  public:
@@ -44,7 +45,7 @@ class FilteredKrylovSchur {
       : a_(a), o_(o), win_(kpm, lower, upper, o) {
     const double xa = (lower - win_.center) / win_.half, xb = (upper - win_.center) / win_.half;
     degree_ = o.degree > 0 ? o.degree
-                           : std::max(8, static_cast<int>(std::ceil(window_degree(xa, xb) / 3.0)));
+                           : std::max(8, static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)));
     coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
     edge_ = std::numeric_limits<double>::infinity();  // min p over [a, b], on a grid
     for (int i = 0; i <= 64; ++i) {
