@@ -207,6 +207,7 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   if (o.json) {
     out << head.str() << ",\"method\":\"" << method_name(o.method)
         << "\",\"seconds\":" << json::number(seconds, "%.6g") << ",\"iterations\":" << r.iterations
+        << ",\"operator_applications\":" << r.operator_applications
         << ",\"converged\":" << (r.converged ? "true" : "false")
         << ",\"eigenvalues\":" << array(values)
         << ",\"max_residual\":" << json::number(worst, "%.3g")
@@ -219,7 +220,8 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
     return;
   }
   out << method_name(o.method) << ": " << values.size() << " eigenpairs in " << r.iterations
-      << " iterations, " << std::setprecision(4) << seconds << " s\n";
+      << " iterations, " << r.operator_applications << " operator applications, "
+      << std::setprecision(4) << seconds << " s\n";
   out << "eigenvalues:";
   for (std::size_t i = 0; i < std::min<std::size_t>(values.size(), 10); ++i)
     out << " " << std::setprecision(10) << values[i];

@@ -43,6 +43,10 @@ void expect_window_once(const Matrix<T>& a, const Window& win, const ChebfdOptio
     EXPECT_GE(r.eigenvalues[j], win.lower);
     EXPECT_LE(r.eigenvalues[j], win.upper);
   }
+  // Every vector returned was filtered (o.degree applications each when fixed) and had
+  // its residual taken.
+  EXPECT_GE(r.operator_applications,
+            static_cast<std::int64_t>(std::max(o.degree, 1)) * std::ssize(r.eigenvalues));
   const std::vector<double> w = dense_spectrum(a);
   expect_pairs<T>(a, nullptr, r, win.inside, tol, 1.0,
                   std::max(std::abs(w.front()), std::abs(w.back())));

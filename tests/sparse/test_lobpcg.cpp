@@ -145,14 +145,19 @@ TEST(SparseLobpcg, MatrixFreeOperatorAndWarmStart) {
   const EigenResult<T> base = lobpcg<T>(a, o);
   const double delta = 1e-5;
   const std::int64_t first = a.first_row();
+  std::int64_t applied = 0;  // vectors the operator was applied to
   const LinearOperator<T> perturbed(a.vector_layout(),
                                     [&](const MultiVector<T>& x, const MultiVector<T>& y) {
+                                      applied += x.cols();
                                       spmmv(a, x, y);
                                       for (int i = 0; i < x.local_rows(); ++i)
                                         for (int j = 0; j < x.cols(); ++j)
                                           y(i, j) += delta * std::cos(0.1 * (first + i)) * x(i, j);
                                     });
+  o.norm_h = 12;  // no norm estimate: every application below belongs to the iteration
   const EigenResult<T> cold = lobpcg<T>(perturbed, o);
+  EXPECT_EQ(cold.operator_applications, applied);
+  EXPECT_GE(cold.operator_applications, static_cast<std::int64_t>(cold.iterations) * o.nev);
   LobpcgOptions<T> warm_options = o;
   warm_options.initial = base.eigenvectors;
   const EigenResult<T> warm = lobpcg<T>(perturbed, warm_options);

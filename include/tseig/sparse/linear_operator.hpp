@@ -120,6 +120,9 @@ struct EigenResult {
   MultiVector<T> eigenvectors;    ///< one column per eigenvalue (S-orthonormal)
   std::vector<double> residuals;  ///< ‖Hx − λSx‖ / ((‖H‖ + |λ|‖S‖)‖x‖) per pair
   int iterations = 0;
+  /// H applied to one vector counts one (a block of nb counts nb, a filter of degree d
+  /// d per vector); S, the preconditioner and the KPM set-up are not counted.
+  std::int64_t operator_applications = 0;
   bool converged = false;
   SolverTimes times;
 };

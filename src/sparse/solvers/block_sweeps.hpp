@@ -54,8 +54,12 @@ class BlockSweeps {
         std::swap(previous, current);
       }
       x.assign(sum);
+      applications_ += static_cast<std::int64_t>(w) * degree;
     }
   }
+
+  /// Vectors H has been applied to (a filter of degree d counts d per column).
+  std::int64_t applications() const { return applications_; }
 
   /// A block of nb columns for the caller, free until the next sweep.
   MultiVector<T> scratch() const { return u0_; }
@@ -99,6 +103,7 @@ class BlockSweeps {
         Timer t(times_.spmmv);
         u.assign(y.view(first, w));
         spmmv(a_, u, hu);
+        applications_ += w;
       }
       Timer t(times_.rayleigh_ritz);
       f(first, u, hu);
@@ -110,6 +115,7 @@ class BlockSweeps {
   MultiVector<T> u0_, u1_;  // one subspace block each: the recurrence, H·block
   MultiVector<T> sum_;      // the filter's sum for one block
   SolverTimes& times_;
+  std::int64_t applications_ = 0;
 };
 
 /// Column j of y ← column order[j], row by row in place.

@@ -228,6 +228,7 @@ EigenResult<T> Chebfd<T>::run() {
     r.residuals.push_back(rel_[order[j]]);
   }
   r.iterations = iterations;
+  r.operator_applications = sweeps_.applications();
   r.converged = converged;
   r.times = times_;
   return r;
@@ -301,10 +302,12 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
   EigenResult<T> r;
   SolverTimes times;
   int iterations = 0;
+  std::int64_t applications = 0;
   for (;;) {
     r = EigenResult<T>{};  // the last window's vectors go before the next window's come
     r = run_window(a, kpm, target - delta, target + delta, o);
     iterations += r.iterations;
+    applications += r.operator_applications;
     for (auto field :
          {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
           &SolverTimes::communication, &SolverTimes::total})
@@ -335,6 +338,7 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
     out.residuals.push_back(r.residuals[order[j]]);
   }
   out.iterations = iterations;
+  out.operator_applications = applications;
   out.converged = r.converged && found >= k;
   out.times = times;
   return out;

@@ -76,6 +76,7 @@ class Lobpcg {
  private:
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
+    if (&op == &h_) applications_ += x.cols();
     detail::by_panels(
         &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
         [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
@@ -108,9 +109,10 @@ class Lobpcg {
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0;
-  std::vector<int> active_;  // the columns given a residual direction and a P direction
-  std::vector<R> theta_;     // Ritz values, from the wanted end
-  std::vector<double> rel_;  // relative residuals
+  std::int64_t applications_ = 0;  // H times one vector
+  std::vector<int> active_;        // the columns given a residual direction and a P direction
+  std::vector<R> theta_;           // Ritz values, from the wanted end
+  std::vector<double> rel_;        // relative residuals
   SolverTimes times_;
 };
 
@@ -407,6 +409,7 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   r.eigenvectors = MultiVector<T>(h_.layout(), count);
   r.eigenvectors.assign(basis_.v.view(0, count));
   r.iterations = iterations_;
+  r.operator_applications = applications_;
   r.converged = converged;
   r.times = times_;
   return r;
