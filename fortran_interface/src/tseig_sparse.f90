@@ -6,6 +6,7 @@
 !   call a%kpm_count(512, 32, lower, upper, count, count_error, error)
 !   call a%lobpcg(nev, tol, found, w, residuals, error)
 !   call a%chebfd(lower, upper, tol, found, w, residuals, error)
+!   call a%set("block_width", 4, error)                  ! also chebfd_degree, chebfd_subspace
 !   call a%destroy(error)
 !
 ! ia(local_rows + 1) and ja are 1-based CSR arrays (global column indices) as in Fortran
@@ -28,6 +29,7 @@ module tseig_sparse
     procedure :: kpm_count => sparse_kpm_count
     procedure :: lobpcg => sparse_lobpcg
     procedure :: chebfd => sparse_chebfd
+    procedure :: set => sparse_set_int
   end type
 
   interface
@@ -78,6 +80,12 @@ module tseig_sparse
       integer(c_int), value :: capacity, ldv
       integer(c_int), intent(out) :: found
       real(c_double), intent(out) :: values(*), residuals(*)
+    end function
+    integer(c_int) function c_set_int(a, name, value) bind(C, name="tseig_sparse_set_int")
+      import :: c_ptr, c_char, c_int
+      type(c_ptr), value :: a
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: value
     end function
     type(c_ptr) function c_error_message() bind(C, name="tseig_sparse_error_message")
       import :: c_ptr
@@ -186,6 +194,17 @@ contains
         int(min(size(values), size(residuals)), c_int), k, values, c_null_ptr, 1_c_int, &
         residuals, c_null_ptr), "chebfd", error)
     found = int(k)
+  end subroutine
+
+  !> A setting for later lobpcg/chebfd calls (tseig_sparse_set_int): "block_width",
+  !> "chebfd_degree", "chebfd_subspace"; every rank must set the same.
+  subroutine sparse_set_int(self, name, value, error)
+    class(tseig_sparse_t), intent(inout) :: self
+    character(len=*), intent(in) :: name
+    integer, intent(in) :: value
+    integer, intent(out), optional :: error
+    call finish(c_set_int(self%handle, trim(name)//c_null_char, int(value, c_int)), &
+        "set "//name, error)
   end subroutine
 
 end module tseig_sparse

@@ -44,6 +44,14 @@ program test_fortran_sparse
     if (exact(k) >= 0.2_c_double .and. exact(k) <= 0.6_c_double) want = want + 1
   end do
   call check(err == 0 .and. found == want, "chebfd count")
+  call a%set("block_width", 4, err)
+  call check(err == 0, "set block_width")
+  call a%set("chebfd_subspace", 1, err)
+  call check(err == 0, "set chebfd_subspace")
+  call a%chebfd(0.2_c_double, 0.6_c_double, 1.0e-9_c_double, found, w, res, err)
+  call check(err == 0 .and. found == want, "chebfd count, subspace iteration in blocks of 4")
+  call a%set("no_such_setting", 1, err)
+  call check(err == 1, "unknown setting refused with invalid_argument")
 
   call laplacian(rank == size_ - 1)
   call bad%create_csr(MPI_COMM_WORLD, n, ia, ja, val, err)

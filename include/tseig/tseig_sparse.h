@@ -73,6 +73,16 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
                                   int capacity, int* found, double* eigenvalues, void* vectors,
                                   int ldv, double* residuals, int* iterations);
 
+/* Settings of this handle for its later tseig_sparse_lobpcg and tseig_sparse_chebfd
+ * calls; not collective, but every rank must set the same (those calls check it):
+ *   "block_width"      vectors processed together, >= 0 (0: the solver's default,
+ *                      16 for LOBPCG, 8 for ChebFD)
+ *   "chebfd_degree"    ChebFD's filter degree, >= 0 (0: planned from the window)
+ *   "chebfd_subspace"  1: ChebFD iterates its filter on a subspace (Pieper et al.)
+ *                      instead of a Krylov-Schur space; 0: Krylov-Schur (default)
+ * An unknown name or a value out of range: TSEIG_ERROR_INVALID_ARGUMENT on this rank. */
+TSEIG_API int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value);
+
 TSEIG_API const char* tseig_sparse_error_message(void);
 
 #ifdef __cplusplus

@@ -18,6 +18,9 @@
 
 struct tseig_sparse {
   std::variant<tseig::sparse::Matrix<double>, tseig::sparse::Matrix<std::complex<double>>> a;
+  int block_width = 0;  ///< 0: the solver's default
+  int chebfd_degree = 0;
+  bool chebfd_subspace = false;
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
   }
@@ -183,6 +186,7 @@ int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iteratio
           o.nev = nev;
           o.tol = tol;
           if (max_iterations > 0) o.max_iterations = max_iterations;
+          if (a->block_width > 0) o.tune.block_width = a->block_width;
           o.which = largest ? Which::largest : Which::smallest;
           deliver(comm, lobpcg(LinearOperator<T>(m), o), capacity, found, eigenvalues, vectors, ldv,
                   residuals, iterations);
@@ -199,12 +203,34 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
     ChebfdOptions o;
     o.tol = tol;
+    if (a->block_width > 0) o.tune.block_width = a->block_width;
+    o.degree = a->chebfd_degree;
+    if (a->chebfd_subspace) o.method = ChebfdMethod::subspace;
     std::visit(
         [&](const auto& m) {
           deliver(comm, chebfd(m, lower, upper, o), capacity, found, eigenvalues, vectors, ldv,
                   residuals, iterations);
         },
         a->a);
+  });
+}
+
+int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value) {
+  return sparse_call([&] {
+    comm_of(a);
+    const std::string n = name ? name : "";
+    auto refuse = [&](const std::string& why) {
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "tseig_sparse_set_int: " + why);
+    };
+    if (n == "block_width" || n == "chebfd_degree") {
+      if (value < 0) refuse(n + " must be >= 0, not " + std::to_string(value));
+      (n == "block_width" ? a->block_width : a->chebfd_degree) = value;
+    } else if (n == "chebfd_subspace") {
+      if (value != 0 && value != 1) refuse("chebfd_subspace must be 0 or 1");
+      a->chebfd_subspace = value == 1;
+    } else {
+      refuse("unknown setting '" + n + "' (block_width, chebfd_degree, chebfd_subspace)");
+    }
   });
 }
 

@@ -113,6 +113,30 @@ int main(int argc, char** argv) {
     CHECK(fabs(wc[k] - exact(lo_k + k)) < 1e-8, "chebfd %d: %.15g vs %.15g", k, wc[k],
           exact(lo_k + k));
 
+  /* The same window by the subspace iteration with blocks of 4 and a fixed degree. */
+  CHECK(tseig_sparse_set_int(a, "block_width", 4) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_degree", 40) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_subspace", 1) == TSEIG_OK,
+        "set_int: %s", tseig_sparse_error_message());
+  double ws[64], rs[64];
+  err = tseig_sparse_chebfd(a, 0.5, 0.95, 1e-9, 64, &found, ws, NULL, 1, rs, &its);
+  CHECK(err == TSEIG_OK && found == inside, "chebfd, subspace: %d, %d found, %d exact: %s", err,
+        found, inside, tseig_sparse_error_message());
+  for (int k = 0; k < found && err == TSEIG_OK; ++k)
+    CHECK(fabs(ws[k] - exact(lo_k + k)) < 1e-8, "chebfd subspace %d: %.15g", k, ws[k]);
+  CHECK(tseig_sparse_set_int(a, "block_width", 0) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_degree", 0) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_subspace", 0) == TSEIG_OK,
+        "set_int back: %s", tseig_sparse_error_message());
+  CHECK(tseig_sparse_set_int(a, "block_size", 4) == TSEIG_ERROR_INVALID_ARGUMENT &&
+            strstr(tseig_sparse_error_message(), "block_size") != NULL,
+        "unknown setting: %s", tseig_sparse_error_message());
+  CHECK(tseig_sparse_set_int(a, "chebfd_subspace", 2) == TSEIG_ERROR_INVALID_ARGUMENT,
+        "chebfd_subspace 2 accepted");
+  CHECK(tseig_sparse_set_int(a, "block_width", -1) == TSEIG_ERROR_INVALID_ARGUMENT,
+        "block_width -1 accepted");
+  CHECK(tseig_sparse_set_int(NULL, "block_width", 4) == TSEIG_ERROR_NULL_HANDLE, "NULL handle");
+
   /* Errors, the same on every rank: capacity below the pairs found, a NULL output on
    * the last rank only, an out-of-range column on the last rank only, a NULL handle. */
   err = tseig_sparse_chebfd(a, 0.5, 0.95, 1e-9, 1, &found, wc, NULL, 1, rc, &its);
