@@ -60,7 +60,8 @@ struct ChebfdOptions {
 };
 
 /// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper, each eigenvalue with its
-/// multiplicity and none outside, ascending.
+/// multiplicity and none outside, ascending. The edges count with a slack of 8ε‖H‖, so
+/// an eigenvalue on an edge is returned whichever way its computed value rounds.
 template <class T>
 TSEIG_API EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper,
                                 const ChebfdOptions& options = {});

@@ -26,8 +26,14 @@ struct WindowSetup {
         norm_h(std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper))),
         tol(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop(1e3 * std::numeric_limits<R>::epsilon()),
-        nb(std::max(1, o.tune.block_width)) {}
-  double lower, upper;  ///< the window
+        nb(std::max(1, o.tune.block_width)) {
+    // An eigenvalue on an edge (0 of a periodic Laplacian in [0, b]) computes as
+    // ±ε‖H‖; the rounding must not decide whether it is returned.
+    const double slack = 8 * std::numeric_limits<R>::epsilon() * norm_h;
+    lower -= slack;
+    upper += slack;
+  }
+  double lower, upper;  ///< the window, widened by 8ε‖H‖
   double center, half;  ///< H̃ = (H − center)/half has its spectrum in [−1, 1]
   double norm_h;        ///< ‖H‖ of the convergence test
   double tol, drop;     ///< convergence; SVQB's drop tolerance
