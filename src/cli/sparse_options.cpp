@@ -183,7 +183,8 @@ Methods (default --kpm):
                       (Pieper et al.) instead of a Krylov-Schur space of p(H)
   --degree D          --chebfd/--nearest: filter degree (default: planned from
                       the window's width)
-  --block-width NB    --lobpcg/--chebfd/--nearest: vectors per block (default 16)
+  --block-width NB    --lobpcg/--chebfd/--nearest: vectors per block (default 16
+                      for LOBPCG, 8 for ChebFD)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
   --json              one JSON object on stdout (KPM: with the DOS grid; plot it

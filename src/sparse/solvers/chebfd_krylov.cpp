@@ -48,13 +48,9 @@ class FilteredKrylovSchur {
                            : std::max(8, static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)));
     coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
     edge_ = std::numeric_limits<double>::infinity();  // min p over [a, b], on a grid
-    for (int i = 0; i <= 64; ++i) {
-      const double theta = std::acos(std::clamp(xa + (xb - xa) * i / 64, -1.0, 1.0));
-      double p = 0;
-      for (std::size_t k = 0; k < coefficients_.size(); ++k)
-        p += coefficients_[k] * std::cos(k * theta);
-      edge_ = std::min(edge_, p);
-    }
+    for (int i = 0; i <= 64; ++i)
+      edge_ = std::min(edge_,
+                       window_value(coefficients_, std::clamp(xa + (xb - xa) * i / 64, -1.0, 1.0)));
     expected_ = std::max(1, static_cast<int>(std::ceil(eigenvalue_count(kpm, lower, upper).count)));
     resize(capacity_for(expected_));
   }

@@ -15,20 +15,10 @@ namespace {
 
 constexpr int grid_cells = 1024;  // uniform in θ = arccos x: fine where the DOS is
 
-/// |p| at the centres of the θ cells and at x_a, x_b (the last two entries), by the
-/// recurrence cos((k+1)θ) = 2 cos θ cos kθ − cos((k−1)θ).
+/// |p| at the centres of the θ cells and at x_a, x_b (the last two entries).
 std::vector<double> filter_values(const std::vector<double>& c, const std::vector<double>& x) {
   std::vector<double> p(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    double previous = 1, current = x[i], sum = c[0] + c[1] * x[i];
-    for (std::size_t k = 2; k < c.size(); ++k) {
-      const double next = 2 * x[i] * current - previous;
-      previous = current;
-      current = next;
-      sum += c[k] * current;
-    }
-    p[i] = std::abs(sum);
-  }
+  for (std::size_t i = 0; i < x.size(); ++i) p[i] = std::abs(window_value(c, x[i]));
   return p;
 }
 

@@ -23,6 +23,17 @@ std::vector<double> window_coefficients(double xa, double xb, int degree, Dampin
   return c;
 }
 
+double window_value(const std::vector<double>& c, double x) {
+  double previous = 1, current = x, sum = c[0] + (c.size() > 1 ? c[1] * x : 0.0);
+  for (std::size_t k = 2; k < c.size(); ++k) {
+    const double next = 2 * x * current - previous;
+    previous = current;
+    current = next;
+    sum += c[k] * current;
+  }
+  return sum;
+}
+
 int window_degree(double xa, double xb) {
   const double width = std::max(xb - xa, 1e-6);
   return std::max(8, static_cast<int>(std::ceil(4 * std::numbers::pi / width)));

@@ -12,6 +12,9 @@ namespace tseig::sparse::detail {
 /// c_0 … c_degree of the damped window on the scaled interval [xa, xb] ⊂ [−1, 1].
 std::vector<double> window_coefficients(double xa, double xb, int degree, Damping damping);
 
+/// p(x) = Σ c_k T_k(x) at x ∈ [−1, 1], by the three-term recurrence.
+double window_value(const std::vector<double>& c, double x);
+
 /// Degree resolving the window: the damped series' transition width π/N a quarter of
 /// the window width xb − xa; at least 8.
 int window_degree(double xa, double xb);
