@@ -25,18 +25,39 @@ class SparseLobpcg : public ::testing::Test {};
 TYPED_TEST_SUITE(SparseLobpcg, tseig::test::ScalarTypes);
 
 // 3D Laplacian 6³: levels 1, 3, 3, 3, 1, 6, ... nev = 2 cuts the triple level, which must
-// come back whole (4 pairs); nev = 1 alone is a single level.
+// come back whole (4 pairs); nev = 1 alone is a single level. nev = 12 cuts the sixfold
+// level after its first pair: 17 pairs, more than the default block of 12 + 4 columns
+// holds (the block grows).
 TYPED_TEST(SparseLobpcg, DegenerateLevelsOfLaplacianWithFullMultiplicity) {
   using T = TypeParam;
   const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 6);
   const std::vector<double> w = dense_spectrum(a);
-  for (int nev : {1, 2, 5}) {
+  for (auto [nev, level_end] : {std::pair{1, 1}, {2, 4}, {5, 7}, {12, 17}}) {
     LobpcgOptions<T> o;
     o.nev = nev;
     const EigenResult<T> r = lobpcg<T>(a, o);
-    const int level_end = nev == 1 ? 1 : nev == 2 ? 4 : 7;
     EXPECT_EQ(static_cast<int>(r.eigenvalues.size()), level_end) << "nev " << nev;
     expect_pairs<T>(a, nullptr, r, w, default_tol<T>());
+  }
+}
+
+// H·X after each Rayleigh–Ritz rotated along with X (0) or recomputed by the operator (1):
+// the same pairs, the second at the cost of m more operator applications per iteration.
+TYPED_TEST(SparseLobpcg, HxRotatedOrRecomputedGiveTheSamePairs) {
+  using T = TypeParam;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 7, 6, 6);
+  const std::vector<double> w = dense_spectrum(a);
+  std::int64_t applications[2] = {0, 0};
+  for (int mode : {0, 1}) {
+    LobpcgOptions<T> o;
+    o.nev = 6;
+    o.tune.lobpcg_recompute_hx = mode;
+    const EigenResult<T> r = lobpcg<T>(a, o);
+    expect_pairs<T>(a, nullptr, r, w, default_tol<T>());
+    applications[mode] = r.operator_applications;
+    if (mode == 1) {
+      EXPECT_GE(r.operator_applications, applications[0] + r.iterations * o.nev);
+    }
   }
 }
 
@@ -123,12 +144,15 @@ TEST(SparseLobpcg, GeneralizedWithSpdMass) {
   auto run = [](auto zero) {
     using T = decltype(zero);
     const Matrix<T> h = laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 4), s = chain_mass(h);
-    LobpcgOptions<T> o;
-    o.nev = 4;
-    o.tol = 1e-9;
     const LinearOperator<T> hop(h), sop(s);
-    const EigenResult<T> r = lobpcg<T>(hop, sop, o);
-    expect_pairs<T>(hop, &sop, r, dense_generalized_spectrum(h, s), o.tol, 3.0);
+    for (int mode : {0, 1}) {
+      LobpcgOptions<T> o;
+      o.nev = 4;
+      o.tol = 1e-9;
+      o.tune.lobpcg_recompute_hx = mode;
+      const EigenResult<T> r = lobpcg<T>(hop, sop, o);
+      expect_pairs<T>(hop, &sop, r, dense_generalized_spectrum(h, s), o.tol, 3.0);
+    }
   };
   run(double{});
   run(std::complex<double>{});
@@ -219,6 +243,11 @@ TEST(SparseLobpcg, BadArgumentsRaiseOnEveryRank) {
   o.nev = 0;
   EXPECT_EQ(tseig::test::error_of([&] { lobpcg<double>(a, o); }).code(),
             ErrorCode::invalid_argument);
+  o.nev = 2;
+  o.tune.lobpcg_recompute_hx = 2;
+  const Error e = tseig::test::error_of([&] { lobpcg<double>(a, o); });
+  EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+  EXPECT_NE(std::string(e.what()).find("lobpcg_recompute_hx"), std::string::npos) << e.what();
 }
 
 }  // namespace

@@ -30,8 +30,10 @@ struct LobpcgOptions {
 };
 
 /// Collective: the nev extremal eigenpairs of H x = λ x. An eigenvalue whose level
-/// crosses the nev-th pair is returned with its full multiplicity when it fits into the
-/// block (multiplicity ≤ guard + 1), so the result may hold more than nev pairs.
+/// crosses the nev-th pair is returned with its full multiplicity, so the result may hold
+/// more than nev pairs: a level that still fills the block's last column when the pairs
+/// have converged is solved again with twice the guard columns (+ 4), warm from the pairs
+/// found, until it ends inside the block (iterations and times add up in the result).
 template <class T>
 TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LobpcgOptions<T>& options = {},
                                 const Preconditioner<T>& preconditioner = {});

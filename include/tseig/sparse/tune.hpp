@@ -32,6 +32,13 @@ struct SparseTuneParameters {
   /// measured: below ~1000 one LAPACK call beats the distributed solver's set-up and
   /// communication on every machine we know.
   int rr_distributed_min = 1000;
+  /// How LOBPCG gets H·X after each Rayleigh–Ritz: 0 follows it through the small
+  /// transformation that makes the new X (the H-products of [X P W] rotated: one operator
+  /// application per iteration, the right choice when H is expensive); 1 applies H to the
+  /// new X (for a sparse matrix with few nonzeros per row far cheaper than rotating a
+  /// 3m-column block); −1 (default): 1 for a Matrix with fewer than 1.5·m nonzeros per
+  /// row (m = nev + guard), else 0 (a flop model, so every run takes the same path).
+  int lobpcg_recompute_hx = -1;
 
   bool operator==(const SparseTuneParameters&) const = default;
 };
