@@ -181,9 +181,9 @@ class Lobpcg {
   std::int64_t applications_ = 0;  // H times one vector
   bool recompute_hx_;  // H·X by the operator after Rayleigh–Ritz (lobpcg_recompute_hx)
   bool level_open_ = false;
-  std::vector<int> active_;        // the columns given a residual direction and a P direction
-  std::vector<R> theta_;           // Ritz values, from the wanted end
-  std::vector<double> rel_;        // relative residuals
+  std::vector<int> active_;  // the columns given a residual direction and a P direction
+  std::vector<R> theta_;     // Ritz values, from the wanted end
+  std::vector<double> rel_;  // relative residuals
   SolverTimes times_;
 };
 
@@ -566,14 +566,13 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
     EigenResult<T> r = solver.run();
     r.iterations += before.iterations;
     r.operator_applications += before.operator_applications;
-    for (auto field : {&SolverTimes::spmmv, &SolverTimes::orthogonalization,
-                       &SolverTimes::rayleigh_ritz, &SolverTimes::communication,
-                       &SolverTimes::total})
+    for (auto field :
+         {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
+          &SolverTimes::communication, &SolverTimes::total})
       r.times.*field += before.times.*field;
     if (!solver.level_open()) return r;
     const int guard = block_columns(current, h.rows()) - current.nev;
-    current.guard =
-        static_cast<int>(std::min<std::int64_t>(2 * guard + 4, h.rows() - current.nev));
+    current.guard = static_cast<int>(std::min<std::int64_t>(2 * guard + 4, h.rows() - current.nev));
     current.max_iterations = std::max(0, o.max_iterations - r.iterations);
     current.norm_h = solver.norm_h();
     current.norm_s = solver.norm_s();
