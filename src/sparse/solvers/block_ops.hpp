@@ -154,6 +154,45 @@ void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<
   }
 }
 
+/// Per column j of the local rows: Σ|hx_ij − θ_j·sx_ij|² into sums[j], Σ|x_ij|² into
+/// sums[m + j] (restrict: the sums stay apart from the blocks, so the loop vectorizes).
+template <class T>
+void residual_sums(const MultiVector<T>& x, const MultiVector<T>& hx, const MultiVector<T>& sx,
+                   const real_t<T>* __restrict theta, double* __restrict sums) {
+  const int m = x.cols();
+  for (int i = 0; i < x.local_rows(); ++i) {
+    const T* __restrict xr = &x(i, 0);
+    const T* __restrict hr = &hx(i, 0);
+    const T* __restrict sr = &sx(i, 0);
+    for (int j = 0; j < m; ++j) {
+      sums[j] += std::norm(hr[j] - theta[j] * sr[j]);
+      sums[m + j] += std::norm(xr[j]);
+    }
+  }
+}
+
+/// r(:, k) ← hx(:, col[k]) − θ_k·sx(:, col[k]) for the k < r.cols() listed columns.
+template <class T>
+void residual_block(const MultiVector<T>& hx, const MultiVector<T>& sx, const int* __restrict col,
+                    const real_t<T>* __restrict theta, const MultiVector<T>& r) {
+  const int nr = r.cols();
+  for (int i = 0; i < r.local_rows(); ++i) {
+    const T* __restrict hr = &hx(i, 0);
+    const T* __restrict sr = &sx(i, 0);
+    T* __restrict out = &r(i, 0);
+    for (int k = 0; k < nr; ++k) out[k] = hr[col[k]] - theta[k] * sr[col[k]];
+  }
+}
+
+/// A block of `cols` columns whose rows start on cache lines: the solver reads parts of
+/// rows (X of [X P W]), and a row stride of a whole number of 64-byte lines lets them stream
+/// (20 of 60 doubles per row read at 8.3 GB/s, of 64 at 14.7 GB/s, on the development VM).
+template <class T>
+MultiVector<T> line_aligned(const VectorLayout& layout, int cols) {
+  constexpr int line = std::max(1, 64 / static_cast<int>(sizeof(T)));
+  return MultiVector<T>(layout, (cols + line - 1) / line * line).view(0, cols);
+}
+
 /// Copies column `from` of `x` into column `to` of `y` (local rows).
 template <class T>
 void copy_column(const MultiVector<T>& x, int from, const MultiVector<T>& y, int to) {

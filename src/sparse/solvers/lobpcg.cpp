@@ -9,8 +9,8 @@
 // S·[X P] follow X and P through the same small transformations (in place, row chunk by
 // row chunk), as do the projected matrices of [X P], so an iteration forms only
 // [X P W]ᴴ·[HW SW], in one reduction. Where applying H to the new X is cheaper than
-// rotating H·[X P W] (a sparse matrix with few nonzeros per row: measured in the first
-// iteration, SparseTuneParameters::lobpcg_recompute_hx), H·X is recomputed instead. Before
+// rotating H·[X P W] (a sparse matrix with few nonzeros per row, by a flop model:
+// SparseTuneParameters::lobpcg_recompute_hx), H·X is recomputed instead. Before
 // convergence is declared H·X and S·X are recomputed and the Ritz pairs refreshed, so the
 // reported residuals are true.
 #include "tseig/sparse/lobpcg.hpp"
@@ -46,57 +46,19 @@ int block_columns(const LobpcgOptions<T>& o, std::int64_t n) {
   return static_cast<int>(std::min<std::int64_t>(o.nev + guard, n));
 }
 
-/// Per column j of the local rows: Σ|hx_ij − θ_j·sx_ij|² into sums[j], Σ|x_ij|² into
-/// sums[m + j] (restrict: the sums stay apart from the blocks, so the loop vectorizes).
-template <class T>
-void residual_sums(const MultiVector<T>& x, const MultiVector<T>& hx, const MultiVector<T>& sx,
-                   const real_t<T>* __restrict theta, double* __restrict sums) {
-  const int m = x.cols();
-  for (int i = 0; i < x.local_rows(); ++i) {
-    const T* __restrict xr = &x(i, 0);
-    const T* __restrict hr = &hx(i, 0);
-    const T* __restrict sr = &sx(i, 0);
-    for (int j = 0; j < m; ++j) {
-      sums[j] += std::norm(hr[j] - theta[j] * sr[j]);
-      sums[m + j] += std::norm(xr[j]);
-    }
-  }
-}
-
-/// r(:, k) ← hx(:, col[k]) − θ_k·sx(:, col[k]) for the k < r.cols() listed columns.
-template <class T>
-void residual_block(const MultiVector<T>& hx, const MultiVector<T>& sx, const int* __restrict col,
-                    const real_t<T>* __restrict theta, const MultiVector<T>& r) {
-  const int nr = r.cols();
-  for (int i = 0; i < r.local_rows(); ++i) {
-    const T* __restrict hr = &hx(i, 0);
-    const T* __restrict sr = &sx(i, 0);
-    T* __restrict out = &r(i, 0);
-    for (int k = 0; k < nr; ++k) out[k] = hr[col[k]] - theta[k] * sr[col[k]];
-  }
-}
-
-/// A block of `cols` columns whose rows start on cache lines: the solver reads parts of
-/// rows (X of [X P W]), and a row stride of a whole number of 64-byte lines lets them stream
-/// (20 of 60 doubles per row read at 8.3 GB/s, of 64 at 14.7 GB/s, on the development VM).
-template <class T>
-MultiVector<T> line_aligned(const VectorLayout& layout, int cols) {
-  constexpr int line = std::max(1, 64 / static_cast<int>(sizeof(T)));
-  return MultiVector<T>(layout, (cols + line - 1) / line * line).view(0, cols);
-}
-
 /// lobpcg_recompute_hx's choice. Automatic: by a flop model that gives the same answer on
 /// every rank and in every run (results stay bitwise reproducible). Rotating H·[X P W]
 /// (≈ 3m × 2m) costs ≈ 6m² multiply-adds per row, H·X 2m·(nonzeros per row) counted
 /// twice (a sparse product is bound by memory, the rotation nearly by the FMA units:
 /// measured on the 64³ Laplacian, 1.9 ns per row and vector against 6.5 ns per row and
-/// output column for 52 → 36 columns); a callback's cost is unknown, so it is rotated.
+/// output column for 52 → 36 columns), so recompute below 1.5m nonzeros per row; a
+/// callback's cost is unknown, so it is rotated.
 template <class T>
 bool recompute_hx(int choice, const LinearOperator<T>& h, int m) {
   if (choice >= 0) return choice == 1;
   if (!h.matrix() || h.rows() == 0) return false;
   const double per_row = static_cast<double>(h.matrix()->nonzeros()) / h.rows();
-  return 4 * per_row * m < 6.0 * m * m;
+  return per_row < 1.5 * m;
 }
 
 /// Block vectors of 3m columns: the basis, H times it and S times it.
@@ -104,9 +66,9 @@ template <class T>
 struct Basis {
   MultiVector<T> v, hv, sv;  // sv is empty for S = I
   Basis(const VectorLayout& layout, int cols, bool generalized)
-      : v(line_aligned<T>(layout, cols)),
-        hv(line_aligned<T>(layout, cols)),
-        sv(line_aligned<T>(layout, generalized ? cols : 0)) {}
+      : v(detail::line_aligned<T>(layout, cols)),
+        hv(detail::line_aligned<T>(layout, cols)),
+        sv(detail::line_aligned<T>(layout, generalized ? cols : 0)) {}
   MultiVector<T> s_view(int first, int count) const {
     return sv.cols() ? sv.view(first, count) : v.view(first, count);
   }
@@ -144,10 +106,10 @@ class Lobpcg {
  private:
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
+    if (&op == &h_) applications_ += x.cols();
     detail::by_panels(
         &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
         [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
-    if (&op == &h_) applications_ += x.cols();
   }
   double norm_estimate(const LinearOperator<T>& op, double given) {
     if (given > 0) return given;
@@ -243,7 +205,7 @@ void Lobpcg<T>::compute_residuals() {
   const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
                        sx = basis_.s_view(0, m_);
   std::vector<double> sq(2 * static_cast<std::size_t>(m_), 0.0);  // ‖r_j‖², then ‖x_j‖²
-  if (x.local_rows() > 0) residual_sums(x, hx, sx, theta_.data(), sq.data());
+  if (x.local_rows() > 0) detail::residual_sums(x, hx, sx, theta_.data(), sq.data());
   detail::reduce(comm_, std::span<double>(sq), times_);
   rel_.resize(m_);
   for (int j = 0; j < m_; ++j)
@@ -330,7 +292,8 @@ bool Lobpcg<T>::step() {
     std::vector<R> theta(nw0);
     for (int k = 0; k < nw0; ++k) theta[k] = theta_[active_[k]];
     if (r.local_rows() > 0)
-      residual_block(basis_.hv.view(0, m_), basis_.s_view(0, m_), active_.data(), theta.data(), r);
+      detail::residual_block(basis_.hv.view(0, m_), basis_.s_view(0, m_), active_.data(),
+                             theta.data(), r);
     if (!pc_.empty()) {
       Timer t(times_.spmmv);
       pc_.apply(r, w);
@@ -561,8 +524,8 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
   // inside the block (so any multiplicity comes back whole).
   LobpcgOptions<T> current = o;
   EigenResult<T> before;
-  for (;;) {
-    Lobpcg<T> solver(h, s, current, pc, before.iterations > 0 || before.converged);
+  for (bool warm = false;; warm = true) {
+    Lobpcg<T> solver(h, s, current, pc, warm);
     EigenResult<T> r = solver.run();
     r.iterations += before.iterations;
     r.operator_applications += before.operator_applications;
