@@ -6,6 +6,7 @@
 #include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 
 #include <complex>
+#include <cstring>
 #include <type_traits>
 
 #include "core/instantiate.hpp"
@@ -27,7 +28,15 @@ void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, in
     R* Sc = S + c;
     vec a[M][NV] = {};
     for (int i = 0; i < len; ++i) {
-      const vec* x = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      const vec* xp = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      // Each vector of the row feeds M FMAs: held in a register (the empty asm hides its
+      // origin), or GCC folds it into every FMA as a memory operand, and the loads, not
+      // the FMAs, then bound the loop.
+      vec x[NV];
+      for (int q = 0; q < NV; ++q) {
+        x[q] = xp[q];
+        asm("" : "+x"(x[q]));
+      }
       for (int k = 0; k < M; ++k) {
         const R u = v[k * slot + i];
         for (int q = 0; q < NV; ++q) a[k][q] += u * x[q];
@@ -84,6 +93,8 @@ inline vec swap_pairs(vec x, mask swap) {
 
 // Complex: a vector holds interleaved (re, im) pairs. conj(u)·x = ur·x + ui·(swap(x)⊙(1,−1))
 // and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a pair costs two FMAs and one shuffle per vector.
+// Half a stripe row per pass: its 8 accumulators, the row and its swap fit the 16 vector
+// registers (a whole row's 16 accumulators spilled to the stack).
 template <class R>
 void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const std::complex<R>* v2,
                         std::complex<R> tau2, std::complex<R> s12, int len, std::complex<R>* S) {
@@ -92,7 +103,8 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
   using I = std::conditional_t<sizeof(R) == 8, long long, int>;
   typedef I mask __attribute__((vector_size(32)));
   constexpr int lanes = 32 / static_cast<int>(sizeof(R));
-  constexpr int W = stripe_width<C>(), nv = 2 * W / lanes;
+  constexpr int W = stripe_width<C>(), NV = 2, CW = NV * lanes / 2;
+  static_assert((2 * W / lanes) % NV == 0);
   mask swap{};
   vec odd_negative{}, even_negative{};
   for (int l = 0; l < lanes; ++l) {
@@ -100,51 +112,49 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
     odd_negative[l] = l % 2 ? R(-1) : R(1);
     even_negative[l] = -odd_negative[l];
   }
-  vec ar[nv] = {}, ai[nv] = {}, br[nv] = {}, bi[nv] = {};
-  for (int i = 0; i < len; ++i) {
-    const vec* x = reinterpret_cast<const vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
-    const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
-    for (int q = 0; q < nv; ++q) {
-      const vec xs = swap_pairs(x[q], swap);
-      ar[q] += ur * x[q];
-      ai[q] += ui * xs;
-      br[q] += wr * x[q];
-      bi[q] += wi * xs;
+  for (int c = 0; c < W; c += CW) {
+    C* Sc = S + c;
+    vec ar[NV] = {}, ai[NV] = {}, br[NV] = {}, bi[NV] = {};
+    for (int i = 0; i < len; ++i) {
+      const vec* xp = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
+      for (int q = 0; q < NV; ++q) {
+        vec x = xp[q];
+        asm("" : "+x"(x));  // one load per vector (see apply_group_real)
+        const vec xs = swap_pairs(x, swap);
+        ar[q] += ur * x;
+        ai[q] += ui * xs;
+        br[q] += wr * x;
+        bi[q] += wi * xs;
+      }
     }
-  }
-  // Per column: f2 = tau2·(v2ᴴx), f1 = tau1·(v1ᴴx − f2·s12), in scalar complex arithmetic.
-  C a[W], b[W], f1[W], f2[W];
-  for (int q = 0; q < nv; ++q) {
-    const vec av = ar[q] + ai[q] * odd_negative, bv = br[q] + bi[q] * odd_negative;
-    for (int l = 0; l < lanes; l += 2) {
-      a[q * lanes / 2 + l / 2] = C(av[l], av[l + 1]);
-      b[q * lanes / 2 + l / 2] = C(bv[l], bv[l + 1]);
+    // Per column: f2 = tau2·(v2ᴴx), f1 = tau1·(v1ᴴx − f2·s12), in scalar complex arithmetic.
+    vec F1[NV], G1[NV], F2[NV], G2[NV];
+    for (int q = 0; q < NV; ++q) {
+      const vec av = ar[q] + ai[q] * odd_negative, bv = br[q] + bi[q] * odd_negative;
+      R f1[lanes], f2[lanes];
+      for (int l = 0; l < lanes; l += 2) {
+        const C h = tau2 * C(bv[l], bv[l + 1]);
+        const C g = tau1 * (C(av[l], av[l + 1]) - h * s12);
+        f1[l] = g.real();
+        f1[l + 1] = g.imag();
+        f2[l] = h.real();
+        f2[l + 1] = h.imag();
+      }
+      std::memcpy(&F1[q], f1, sizeof f1);
+      std::memcpy(&F2[q], f2, sizeof f2);
+      G1[q] = swap_pairs(F1[q], swap) * even_negative;
+      G2[q] = swap_pairs(F2[q], swap) * even_negative;
     }
-  }
-  for (int c = 0; c < W; ++c) {
-    f2[c] = tau2 * b[c];
-    f1[c] = tau1 * (a[c] - f2[c] * s12);
-  }
-  vec F1[nv], G1[nv], F2[nv], G2[nv];
-  for (int q = 0; q < nv; ++q) {
-    for (int l = 0; l < lanes; l += 2) {
-      const C g = f1[q * lanes / 2 + l / 2], h = f2[q * lanes / 2 + l / 2];
-      F1[q][l] = g.real();
-      F1[q][l + 1] = g.imag();
-      F2[q][l] = h.real();
-      F2[q][l + 1] = h.imag();
-    }
-    G1[q] = swap_pairs(F1[q], swap) * even_negative;
-    G2[q] = swap_pairs(F2[q], swap) * even_negative;
-  }
-  for (int i = 0; i < len; ++i) {
-    vec* x = reinterpret_cast<vec*>(S + static_cast<std::ptrdiff_t>(i) * W);
-    const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
-    for (int q = 0; q < nv; ++q) {
-      x[q] -= ur * F1[q];
-      x[q] -= ui * G1[q];
-      x[q] -= wr * F2[q];
-      x[q] -= wi * G2[q];
+    for (int i = 0; i < len; ++i) {
+      vec* x = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
+      for (int q = 0; q < NV; ++q) {
+        x[q] -= ur * F1[q];
+        x[q] -= ui * G1[q];
+        x[q] -= wr * F2[q];
+        x[q] -= wi * G2[q];
+      }
     }
   }
 }
