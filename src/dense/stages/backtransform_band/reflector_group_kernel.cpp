@@ -15,6 +15,15 @@
 namespace tseig::dense {
 namespace {
 
+// An empty asm that claims to change v: the compiler must keep v in a vector register
+// and cannot fold its load into each later use as a memory operand.
+template <class vec>
+inline void keep_in_register(vec& v) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm("" : "+x"(v));
+#endif
+}
+
 // M reflectors over chunks of NV vectors of a stripe row: M·NV accumulators, which
 // must stay in the 16 vector registers.
 template <class R, int M, int NV, int VB>
@@ -29,13 +38,12 @@ void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, in
     vec a[M][NV] = {};
     for (int i = 0; i < len; ++i) {
       const vec* xp = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
-      // Each vector of the row feeds M FMAs: held in a register (the empty asm hides its
-      // origin), or GCC folds it into every FMA as a memory operand, and the loads, not
-      // the FMAs, then bound the loop.
+      // Each vector of the row feeds M FMAs: held in a register, or GCC folds it into
+      // every FMA as a memory operand, and the loads, not the FMAs, then bound the loop.
       vec x[NV];
       for (int q = 0; q < NV; ++q) {
         x[q] = xp[q];
-        asm("" : "+x"(x[q]));
+        keep_in_register(x[q]);
       }
       for (int k = 0; k < M; ++k) {
         const R u = v[k * slot + i];
@@ -120,7 +128,7 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
       const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
       for (int q = 0; q < NV; ++q) {
         vec x = xp[q];
-        asm("" : "+x"(x));  // one load per vector (see apply_group_real)
+        keep_in_register(x);  // one load per vector (see apply_group_real)
         const vec xs = swap_pairs(x, swap);
         ar[q] += ur * x;
         ai[q] += ui * xs;
