@@ -6,7 +6,7 @@
 !   call a%kpm_count(512, 32, lower, upper, count, count_error, error)
 !   call a%lobpcg(nev, tol, found, w, residuals, error)
 !   call a%chebfd(lower, upper, tol, found, w, residuals, error)
-!   call a%set("block_width", 4, error)                  ! also chebfd_degree, chebfd_subspace
+!   call a%set("block_width", 4, error)   ! also chebfd_degree, chebfd_max_degree, chebfd_subspace
 !   call a%destroy(error)
 !
 ! ia(local_rows + 1) and ja are 1-based CSR arrays (global column indices) as in Fortran
@@ -197,7 +197,7 @@ contains
   end subroutine
 
   !> A setting for later lobpcg/chebfd calls (tseig_sparse_set_int): "block_width",
-  !> "chebfd_degree", "chebfd_subspace"; every rank must set the same.
+  !> "chebfd_degree", "chebfd_max_degree", "chebfd_subspace"; every rank must set the same.
   subroutine sparse_set_int(self, name, value, error)
     class(tseig_sparse_t), intent(inout) :: self
     character(len=*), intent(in) :: name

@@ -78,6 +78,8 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
  *   "block_width"      vectors processed together, >= 0 (0: the solver's default,
  *                      16 for LOBPCG, 8 for ChebFD)
  *   "chebfd_degree"    ChebFD's filter degree, >= 0 (0: planned from the window)
+ *   "chebfd_max_degree"  the most a planned degree may reach, >= 0 (0: 10000); a
+ *                      narrower window fails with TSEIG_ERROR_NOT_CONVERGED naming it
  *   "chebfd_subspace"  1: ChebFD iterates its filter on a subspace (Pieper et al.)
  *                      instead of a Krylov-Schur space; 0: Krylov-Schur (default)
  * An unknown name or a value out of range: TSEIG_ERROR_INVALID_ARGUMENT on this rank. */

@@ -20,6 +20,7 @@ struct tseig_sparse {
   std::variant<tseig::sparse::Matrix<double>, tseig::sparse::Matrix<std::complex<double>>> a;
   int block_width = 0;  ///< 0: the solver's default
   int chebfd_degree = 0;
+  int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
@@ -205,6 +206,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     o.tol = tol;
     if (a->block_width > 0) o.tune.block_width = a->block_width;
     o.degree = a->chebfd_degree;
+    if (a->chebfd_max_degree > 0) o.max_degree = a->chebfd_max_degree;
     if (a->chebfd_subspace) o.method = ChebfdMethod::subspace;
     std::visit(
         [&](const auto& m) {
@@ -222,14 +224,17 @@ int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value) {
     auto refuse = [&](const std::string& why) {
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "tseig_sparse_set_int: " + why);
     };
-    if (n == "block_width" || n == "chebfd_degree") {
+    if (n == "block_width" || n == "chebfd_degree" || n == "chebfd_max_degree") {
       if (value < 0) refuse(n + " must be >= 0, not " + std::to_string(value));
-      (n == "block_width" ? a->block_width : a->chebfd_degree) = value;
+      (n == "block_width"     ? a->block_width
+       : n == "chebfd_degree" ? a->chebfd_degree
+                              : a->chebfd_max_degree) = value;
     } else if (n == "chebfd_subspace") {
       if (value != 0 && value != 1) refuse("chebfd_subspace must be 0 or 1");
       a->chebfd_subspace = value == 1;
     } else {
-      refuse("unknown setting '" + n + "' (block_width, chebfd_degree, chebfd_subspace)");
+      refuse("unknown setting '" + n +
+             "' (block_width, chebfd_degree, chebfd_max_degree, chebfd_subspace)");
     }
   });
 }

@@ -142,6 +142,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
   if (o.max_iterations) c.max_iterations = o.max_iterations;
   if (o.block_width) c.tune.block_width = o.block_width;
   c.degree = o.degree;
+  if (o.max_degree) c.max_degree = o.max_degree;
   c.progress = [comm](const Progress& p) {
     // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
     int rank = 0;

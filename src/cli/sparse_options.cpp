@@ -114,6 +114,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.subspace_iteration = true;
     } else if (flag == "--degree") {
       o.degree = parse_int(flag, value(), 1);
+    } else if (flag == "--max-degree") {
+      o.max_degree = parse_int(flag, value(), 1);
     } else if (flag == "--block-width") {
       o.block_width = parse_int(flag, value(), 1);
     } else if (flag == "--max-iterations") {
@@ -147,8 +149,9 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
   if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
   if (o.subspace_iteration && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
     throw UsageError("--subspace-iteration works with --chebfd and --nearest only");
-  if (o.degree && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
-    throw UsageError("--degree works with --chebfd and --nearest only");
+  if ((o.degree || o.max_degree) && o.method != SparseMethod::chebfd &&
+      o.method != SparseMethod::nearest)
+    throw UsageError("--degree and --max-degree work with --chebfd and --nearest only");
   if (o.block_width && o.method == SparseMethod::kpm)
     throw UsageError("--block-width works with --lobpcg, --chebfd and --nearest only");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
@@ -182,7 +185,9 @@ Methods (default --kpm):
   --subspace-iteration  --chebfd/--nearest: iterate the filter on a subspace
                       (Pieper et al.) instead of a Krylov-Schur space of p(H)
   --degree D          --chebfd/--nearest: filter degree (default: planned from
-                      the window's width)
+                      the window's width); --max-degree M caps a planned degree
+                      (default 10000: a window ~1e-6 of the spectrum would need
+                      millions; not converged then says so)
   --block-width NB    --lobpcg/--chebfd/--nearest: vectors per block (default 16
                       for LOBPCG, 8 for ChebFD)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)

@@ -32,6 +32,7 @@ struct SparseOptions {
   int chebyshev = 0;       ///< > 0: LOBPCG with the Chebyshev preconditioner of this degree
   bool subspace_iteration = false;  ///< ChebFD: ChebfdMethod::subspace
   int degree = 0;                   ///< ChebFD filter degree; 0: planned
+  int max_degree = 0;               ///< ChebFD's cap on a planned degree; 0: the default
   int block_width = 0;              ///< LOBPCG/ChebFD block width nb; 0: the default
   bool json = false;
   std::string out_values;

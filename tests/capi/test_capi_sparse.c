@@ -113,9 +113,11 @@ int main(int argc, char** argv) {
     CHECK(fabs(wc[k] - exact(lo_k + k)) < 1e-8, "chebfd %d: %.15g vs %.15g", k, wc[k],
           exact(lo_k + k));
 
-  /* The same window by the subspace iteration with blocks of 4 and a fixed degree. */
+  /* The same window by the subspace iteration with blocks of 4 and a fixed degree (a set
+   * degree is kept above max_degree). */
   CHECK(tseig_sparse_set_int(a, "block_width", 4) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_degree", 40) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_max_degree", 20) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_subspace", 1) == TSEIG_OK,
         "set_int: %s", tseig_sparse_error_message());
   double ws[64], rs[64];
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
     CHECK(fabs(ws[k] - exact(lo_k + k)) < 1e-8, "chebfd subspace %d: %.15g", k, ws[k]);
   CHECK(tseig_sparse_set_int(a, "block_width", 0) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_degree", 0) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_max_degree", 0) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_subspace", 0) == TSEIG_OK,
         "set_int back: %s", tseig_sparse_error_message());
   CHECK(tseig_sparse_set_int(a, "block_size", 4) == TSEIG_ERROR_INVALID_ARGUMENT &&
@@ -135,6 +138,8 @@ int main(int argc, char** argv) {
         "chebfd_subspace 2 accepted");
   CHECK(tseig_sparse_set_int(a, "block_width", -1) == TSEIG_ERROR_INVALID_ARGUMENT,
         "block_width -1 accepted");
+  CHECK(tseig_sparse_set_int(a, "chebfd_max_degree", -1) == TSEIG_ERROR_INVALID_ARGUMENT,
+        "chebfd_max_degree -1 accepted");
   CHECK(tseig_sparse_set_int(NULL, "block_width", 4) == TSEIG_ERROR_NULL_HANDLE, "NULL handle");
 
   /* Errors, the same on every rank: capacity below the pairs found, a NULL output on

@@ -287,5 +287,31 @@ TEST(SparseChebfd, NonConvergenceIsReported) {
   }
 }
 
+// A window far narrower than the spectrum would plan a degree of millions; capped at
+// max_degree (the growth too), a run that cannot separate it says so.
+TEST(SparseChebfd, NarrowWindowKeepsTheDegreeCapAndNamesIt) {
+  using T = double;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 8, 8, 8);
+  const std::vector<double> w = dense_spectrum(a);
+  const double lambda = w[w.size() / 2];
+  for (ChebfdMethod method : {ChebfdMethod::krylov_schur, ChebfdMethod::subspace}) {
+    ChebfdOptions o;
+    o.method = method;
+    o.max_degree = 40;
+    o.max_iterations = 1;  // a capped filter may still converge later: stop before
+    int largest_degree = 0;
+    o.progress = [&](const Progress& p) { largest_degree = std::max(largest_degree, p.degree); };
+    const Error e = tseig::test::error_of([&] { chebfd(a, lambda - 1e-6, lambda + 1e-6, o); });
+    EXPECT_EQ(e.code(), ErrorCode::not_converged);
+    EXPECT_NE(std::string(e.what()).find("capped at max_degree 40"), std::string::npos) << e.what();
+    EXPECT_GT(largest_degree, 0);
+    EXPECT_LE(largest_degree, 40);
+  }
+  ChebfdOptions bad;
+  bad.max_degree = 0;
+  EXPECT_EQ(tseig::test::error_of([&] { chebfd(a, 1.0, 2.0, bad); }).code(),
+            ErrorCode::invalid_argument);
+}
+
 }  // namespace
 }  // namespace tseig::sparse::test

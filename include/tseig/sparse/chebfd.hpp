@@ -43,6 +43,12 @@ struct ChebfdOptions {
   /// Krylov–Schur: half the degree that resolves the window (edges a quarter of its
   /// width sharp), fixed.
   int degree = 0;
+  /// The most a planned or grown degree may reach (a set `degree` is kept as given). A
+  /// window of width w on the spectrum scaled to [−1, 1] needs a degree ≈ 4π/w; one
+  /// ~10⁻⁶ of the spectrum would need millions of products per filter application.
+  /// Capped, the filter may fail to separate the window: Error(not_converged) then says
+  /// the degree the window needed.
+  int max_degree = 10000;
   Damping damping = Damping::jackson;
   /// Subspace: search space / KPM estimate of the count, rounded up to whole blocks; 0:
   /// planned. (Krylov–Schur: a basis of 2.5× the count, at least 4 blocks.)

@@ -54,6 +54,7 @@ class Chebfd {
     request.rows = a.rows();
     request.nonzeros_per_row = static_cast<double>(a.nonzeros()) / static_cast<double>(a.rows());
     request.degree = o.degree;
+    request.max_degree = o.max_degree;
     request.search_factor = o.search_factor;
     request.damping = o.damping;
     const detail::FilterPlan plan = detail::plan_filter(kpm, request);
@@ -198,8 +199,9 @@ EigenResult<T> Chebfd<T>::run() {
     // without converging are mixtures of levels the filter cannot tell apart, which only
     // a sharper filter or a space holding them whole splits.
     if (!unconverged_.empty() && worst > std::max(0.1, std::sqrt(rate_)) * previous_worst) {
-      if (degree_ < 8 * first_degree_)
-        degree_ += (degree_ + 1) / 2;
+      if (degree_ < 8 * first_degree_ && (o_.degree > 0 || degree_ < o_.max_degree))
+        degree_ = o_.degree > 0 ? degree_ + (degree_ + 1) / 2
+                                : std::min(o_.max_degree, degree_ + (degree_ + 1) / 2);
       else if (y_.cols() < a_.rows())
         grow(static_cast<int>(
             std::min<std::int64_t>(y_.cols() + std::max(win_.nb, y_.cols() / 2), a_.rows())));
@@ -215,7 +217,8 @@ EigenResult<T> Chebfd<T>::run() {
   if (!converged && o_.throw_on_failure)
     detail::raise_not_converged(comm,
                                 "chebfd: not converged after " + std::to_string(iterations) +
-                                    " filter passes, " + std::to_string(locked) + " pairs locked",
+                                    " filter passes, " + std::to_string(locked) + " pairs locked" +
+                                    win_.degree_note(degree_, o_),
                                 win_.tol, unconverged_);
   std::vector<int> order(locked);
   std::iota(order.begin(), order.end(), 0);
@@ -240,6 +243,7 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
   std::vector<int> values{static_cast<int>(o.method),
                           o.max_iterations,
                           o.degree,
+                          o.max_degree,
                           static_cast<int>(o.damping),
                           static_cast<int>(o.orthogonalization),
                           o.kpm.moments,
@@ -252,11 +256,12 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
   append_tune(values, o.tune);
   require_same_options(comm, values, what);
   raise_if_any(comm,
-               bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 ||
+               bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 || o.max_degree < 1 ||
                    !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1,
                ErrorCode::invalid_argument,
                std::string(what) +
-                   ": need tol >= 0, max_iterations >= 1, degree >= 0, search_factor 0 or >= 1, "
+                   ": need tol >= 0, max_iterations >= 1, degree >= 0, max_degree >= 1, "
+                   "search_factor 0 or >= 1, "
                    "block_width >= 1 and a valid interval or k");
 }
 

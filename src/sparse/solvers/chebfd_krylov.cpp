@@ -45,7 +45,8 @@ class FilteredKrylovSchur {
       : a_(a), o_(o), win_(kpm, lower, upper, o) {
     const double xa = (lower - win_.center) / win_.half, xb = (upper - win_.center) / win_.half;
     degree_ = o.degree > 0 ? o.degree
-                           : std::max(8, static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)));
+                           : std::clamp(static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)),
+                                        std::min(8, o.max_degree), o.max_degree);
     coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
     edge_ = std::numeric_limits<double>::infinity();  // min p over [a, b], on a grid
     for (int i = 0; i <= 64; ++i)
@@ -356,7 +357,7 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
     raise_not_converged(comm,
                         "chebfd: not converged after " + std::to_string(iterations) +
                             " Krylov-Schur restarts, " + std::to_string(converged_inside) +
-                            " pairs converged",
+                            " pairs converged" + win_.degree_note(degree_, o_),
                         win_.tol, unconverged);
   // The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
   std::vector<int> order;

@@ -27,6 +27,7 @@ struct FilterPlanRequest {
   std::int64_t rows = 0;        ///< order of the matrix
   double nonzeros_per_row = 1;  ///< cost of a product relative to the dense block work
   int degree = 0;               ///< fixed degree (0: planned)
+  int max_degree = 10000;       ///< the most a planned degree may reach
   double search_factor = 0;     ///< fixed space / count (0: planned)
   Damping damping = Damping::jackson;
 };

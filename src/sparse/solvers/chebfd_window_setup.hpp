@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ struct WindowSetup {
     const double slack = 8 * std::numeric_limits<R>::epsilon() * norm_h;
     lower -= slack;
     upper += slack;
+  }
+  /// What to add to a not-converged error when the planned degree was capped below the
+  /// one that resolves the window (chebfd_window.hpp: 4π / its width on [−1, 1]).
+  std::string degree_note(int degree, const ChebfdOptions& o) const {
+    const double width = (upper - lower) / half, needed = 4 * std::numbers::pi / width;
+    if (o.degree > 0 || degree < o.max_degree || needed <= o.max_degree) return {};
+    char buffer[200];
+    std::snprintf(buffer, sizeof buffer,
+                  "; the window is %.2g of the spectrum's width and needs a filter degree of "
+                  "about %.2g, capped at max_degree %d (raise it, widen the window, or use a "
+                  "shift-invert or dense solver)",
+                  width / 2, needed, o.max_degree);
+    return buffer;
   }
   double lower, upper;  ///< the window, widened by 8ε‖H‖
   double center, half;  ///< H̃ = (H − center)/half has its spectrum in [−1, 1]
