@@ -16,10 +16,13 @@ namespace tseig::dense {
 namespace {
 
 // An empty asm that claims to change v: the compiler must keep v in a vector register
-// and cannot fold its load into each later use as a memory operand.
+// and cannot fold its load into each later use as a memory operand. Only where a
+// 32-byte vector fits one register (AVX): an SSE-only build splits it in two, and the
+// asm constraint would be impossible there.
 template <class vec>
 inline void keep_in_register(vec& v) {
-#if defined(__x86_64__) || defined(__i386__)
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+  static_assert(sizeof(vec) == 32);
   asm("" : "+x"(v));
 #endif
 }
