@@ -12,6 +12,7 @@
 #include "tseig/sparse/chebfd.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -199,9 +200,9 @@ EigenResult<T> Chebfd<T>::run() {
     // without converging are mixtures of levels the filter cannot tell apart, which only
     // a sharper filter or a space holding them whole splits.
     if (!unconverged_.empty() && worst > std::max(0.1, std::sqrt(rate_)) * previous_worst) {
-      if (degree_ < 8 * first_degree_ && (o_.degree > 0 || degree_ < o_.max_degree))
-        degree_ = o_.degree > 0 ? degree_ + (degree_ + 1) / 2
-                                : std::min(o_.max_degree, degree_ + (degree_ + 1) / 2);
+      if (const int cap = o_.degree > 0 ? INT_MAX : o_.max_degree;
+          degree_ < 8 * first_degree_ && degree_ < cap)
+        degree_ = std::min(cap, degree_ + (degree_ + 1) / 2);
       else if (y_.cols() < a_.rows())
         grow(static_cast<int>(
             std::min<std::int64_t>(y_.cols() + std::max(win_.nb, y_.cols() / 2), a_.rows())));

@@ -45,8 +45,8 @@ class FilteredKrylovSchur {
       : a_(a), o_(o), win_(kpm, lower, upper, o) {
     const double xa = (lower - win_.center) / win_.half, xb = (upper - win_.center) / win_.half;
     degree_ = o.degree > 0 ? o.degree
-                           : std::clamp(static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)),
-                                        std::min(8, o.max_degree), o.max_degree);
+                           : capped_degree(static_cast<int>(std::ceil(window_degree(xa, xb) / 2.0)),
+                                           o.max_degree);
     coefficients_ = window_coefficients(xa, xb, degree_, o.damping);
     edge_ = std::numeric_limits<double>::infinity();  // min p over [a, b], on a grid
     for (int i = 0; i <= 64; ++i)

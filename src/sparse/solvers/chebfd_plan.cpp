@@ -46,8 +46,7 @@ FilterPlan plan_filter(const KpmMoments& kpm, const FilterPlanRequest& r) {
     degrees.push_back(r.degree);
   } else {
     // From a quarter of the resolving degree up to 4096 (or that start), within the cap.
-    const int first =
-        std::clamp(window_degree(xa, xb) / 4, std::min(8, r.max_degree), r.max_degree);
+    const int first = capped_degree(window_degree(xa, xb) / 4, r.max_degree);
     const int last = std::min(r.max_degree, std::max(4096, first));
     for (double d = first; d <= last; d *= 1.25) degrees.push_back(static_cast<int>(d));
   }

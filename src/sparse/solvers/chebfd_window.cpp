@@ -34,9 +34,16 @@ double window_value(const std::vector<double>& c, double x) {
   return sum;
 }
 
+double resolving_degree(double width) {
+  return 4 * std::numbers::pi / width;
+}
+
 int window_degree(double xa, double xb) {
-  const double width = std::max(xb - xa, 1e-6);
-  return std::max(8, static_cast<int>(std::ceil(4 * std::numbers::pi / width)));
+  return std::max(8, static_cast<int>(std::ceil(resolving_degree(std::max(xb - xa, 1e-6)))));
+}
+
+int capped_degree(int planned, int max_degree) {
+  return std::clamp(planned, std::min(8, max_degree), max_degree);
 }
 
 }  // namespace tseig::sparse::detail

@@ -15,8 +15,15 @@ std::vector<double> window_coefficients(double xa, double xb, int degree, Dampin
 /// p(x) = Σ c_k T_k(x) at x ∈ [−1, 1], by the three-term recurrence.
 double window_value(const std::vector<double>& c, double x);
 
-/// Degree resolving the window: the damped series' transition width π/N a quarter of
-/// the window width xb − xa; at least 8.
+/// Degree resolving a window of this width (xb − xa): the damped series' transition
+/// width π/N a quarter of it, i.e. 4π/width (unrounded, for reports).
+double resolving_degree(double width);
+
+/// resolving_degree rounded up, for a width of at least 10⁻⁶; at least 8.
 int window_degree(double xa, double xb);
+
+/// A planned degree within the cap ChebfdOptions::max_degree (at least 8 unless the cap
+/// is lower).
+int capped_degree(int planned, int max_degree);
 
 }  // namespace tseig::sparse::detail

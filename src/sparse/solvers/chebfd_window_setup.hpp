@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <numbers>
 #include <string>
 #include <vector>
 
+#include "sparse/solvers/chebfd_window.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/chebfd.hpp"
 
@@ -35,9 +35,9 @@ struct WindowSetup {
     upper += slack;
   }
   /// What to add to a not-converged error when the planned degree was capped below the
-  /// one that resolves the window (chebfd_window.hpp: 4π / its width on [−1, 1]).
+  /// one that resolves the window.
   std::string degree_note(int degree, const ChebfdOptions& o) const {
-    const double width = (upper - lower) / half, needed = 4 * std::numbers::pi / width;
+    const double width = (upper - lower) / half, needed = resolving_degree(width);
     if (o.degree > 0 || degree < o.max_degree || needed <= o.max_degree) return {};
     char buffer[200];
     std::snprintf(buffer, sizeof buffer,
