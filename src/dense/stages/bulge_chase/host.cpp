@@ -35,10 +35,33 @@ class BandWork {
   T* columns(int j0) { return &a_[std::size_t(j0 - lo_) * ld_]; }
   int count(int j0, int j1) const { return (j1 - j0) * ld_; }
 
-  // Rows r..r+len of columns c0..c1−1 ← Hᴴ·(those rows), H = I − tau·v·vᴴ.
+  // Rows r..r+len of columns c0..c1−1 ← Hᴴ·(those rows), H = I − tau·v·vᴴ. Four columns
+  // per pass: four independent dot products hide the FMA latency a single one waits on.
   void apply_left(const T* v, T tau, int r, int len, int c0, int c1) {
     const T ct = conj_if_complex(tau);
-    for (int c = c0; c < c1; ++c) {
+    int c = c0;
+    for (; c + 4 <= c1; c += 4) {
+      T* x0 = &at(r, c);
+      T* x1 = &at(r, c + 1);
+      T* x2 = &at(r, c + 2);
+      T* x3 = &at(r, c + 3);
+      T d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+      for (int i = 0; i < len; ++i) {
+        const T cv = conj_if_complex(v[i]);
+        d0 += cv * x0[i];
+        d1 += cv * x1[i];
+        d2 += cv * x2[i];
+        d3 += cv * x3[i];
+      }
+      d0 *= ct, d1 *= ct, d2 *= ct, d3 *= ct;
+      for (int i = 0; i < len; ++i) {
+        x0[i] -= d0 * v[i];
+        x1[i] -= d1 * v[i];
+        x2[i] -= d2 * v[i];
+        x3[i] -= d3 * v[i];
+      }
+    }
+    for (; c < c1; ++c) {
       T* x = &at(r, c);
       T dot = 0;
       for (int i = 0; i < len; ++i) dot += conj_if_complex(v[i]) * x[i];
@@ -74,14 +97,24 @@ class BandWork {
     }
   }
 
-  // Rows r1..r1+len1−1 of columns r..r+len−1 ← (those)·H.
+  // Rows r1..r1+len1−1 of columns r..r+len−1 ← (those)·H. z = X·v four columns per
+  // pass, so z is loaded and stored once per four columns.
   void apply_right(const T* v, T tau, int r, int len, int r1, int len1, std::vector<T>& z) {
     z.assign(static_cast<std::size_t>(len1), T(0));
-    for (int c = 0; c < len; ++c) {
+    int c = 0;
+    for (; c + 4 <= len; c += 4) {
+      const T* x0 = &at(r1, r + c);
+      const T* x1 = &at(r1, r + c + 1);
+      const T* x2 = &at(r1, r + c + 2);
+      const T* x3 = &at(r1, r + c + 3);
+      const T v0 = v[c], v1 = v[c + 1], v2 = v[c + 2], v3 = v[c + 3];
+      for (int i = 0; i < len1; ++i) z[i] += x0[i] * v0 + x1[i] * v1 + x2[i] * v2 + x3[i] * v3;
+    }
+    for (; c < len; ++c) {
       const T* x = &at(r1, r + c);
       for (int i = 0; i < len1; ++i) z[i] += x[i] * v[c];
     }
-    for (int c = 0; c < len; ++c) {
+    for (c = 0; c < len; ++c) {
       T* x = &at(r1, r + c);
       const T f = tau * conj_if_complex(v[c]);
       for (int i = 0; i < len1; ++i) x[i] -= z[i] * f;
