@@ -100,9 +100,9 @@ void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOpti
   const auto& r = tseig::tune::machine_rates(g.comm());
   std::printf(
       "%c N=%d nev=%d grid %dx%d: model (dgemm %.1f GFlop/s per rank, triad %.1f GB/s, "
-      "allreduce %.1f us, %.2f GB/s)\n",
-      type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.stream_gbs, r.latency_s * 1e6,
-      r.network_gbs);
+      "bulge chase %.1f GFlop/s, allreduce %.1f us, %.2f GB/s)\n",
+      type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.stream_gbs, r.bulge_chase_gflops,
+      r.latency_s * 1e6, r.network_gbs);
   for (tseig::Solver s :
        {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
     const auto p = tseig::tune::predict(s, sig, o.nb, r);

@@ -127,6 +127,12 @@ double predicted_seconds(const GridProblem& problem, GridShape shape, GridShape 
   const bool complex = problem.type == 'c' || problem.type == 'z';
   if (complex) rates.gemm_gflops *= 4 / (1 + 3 * small_blocks);
   rates.stream_gbs = nominal_stream_gbs / turns;
+  // The nominal bulge chase: 1/20 of the dgemm rate, 1/4 while the band fits a 1 MiB
+  // L2 cache (the fit the grid choices were made with).
+  const double band_bytes =
+      8.0 * problem.n *
+      std::min(std::max(TuneParameters{}.bandwidth_target, problem.nb), problem.n);
+  rates.bulge_chase_gflops = rates.gemm_gflops * (band_bytes <= (1 << 20) ? 0.25 : 0.05);
   rates.latency_s = (across_nodes ? node_latency_s : nominal_latency_s) *
                     (turns > 1 ? time_slice_latency_factor * turns : 1);
   rates.network_gbs =

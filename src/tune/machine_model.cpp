@@ -10,11 +10,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <vector>
 
 #include "core/blas/host.hpp"
+#include "dense/stages/bulge_chase/api.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::tune {
@@ -45,11 +47,6 @@ constexpr double e_tridiagonalize = 0.25;  // one_stage: half BLAS-2 (memory-bou
 constexpr double e_divide_conquer = 0.47;  // (4/3)·N³ merge flops when nev = N
 constexpr double e_backtransform = 0.64;   // one_stage compact-WY GEMMs
 constexpr double e_reduce_to_band = 0.51;
-constexpr double e_bulge_chase = 0.05;  // 6·N²·b flops, memory-bound
-// ... until the band (N·b elements) fits in a core's L2 cache: then it runs at the
-// one-stage rate (measured 5× below the memory-bound model at N = 40, one rank).
-constexpr double e_bulge_chase_cached = 0.25;
-constexpr double l2_cache_bytes = 1 << 20;
 // 0.30 fitted there before the stage-4 kernel kept its rows in registers; that change
 // took the stage from 47 % to 57 % of dgemm in dense_bench on the development VM (d,
 // N = 4000, np = 2), so the fitted value is scaled by the same 1.2.
@@ -75,11 +72,19 @@ MachineRates calibrate(MPI_Comm comm) {
   // Error(out_of_memory) on every rank, not a rank missing from the reductions below.
   const int n = 512;
   const std::size_t stream_n = std::size_t{1} << 22;  // 3 × 32 MiB: beyond every cache
-  std::vector<double> a, b, c, x, y, z;
+  const int chase_n = 1024;
+  std::vector<double> a, b, c, x, y, z, band;
   collectively(comm, [&] {
     a.assign(n * n, 0.5), b.assign(n * n, 0.25), c.assign(n * n, 0.0);
     x.assign(stream_n, 1.0), y.assign(stream_n, 2.0), z.assign(stream_n, 0.0);
+    band.resize(std::size_t{65} * chase_n);
   });
+  // Any band without zeros: entries in (−1, 1) from a fixed sequence.
+  std::uint32_t state = 1;
+  for (double& e : band) {
+    state = state * 1664525u + 1013904223u;
+    e = static_cast<double>(state) / 2147483648.0 - 1.0;
+  }
   {
     const double s = seconds_of(
         [&] { blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n); });
@@ -90,6 +95,14 @@ MachineRates calibrate(MPI_Comm comm) {
       for (std::size_t i = 0; i < stream_n; ++i) z[i] = x[i] + 3.0 * y[i];
     });
     r.stream_gbs = slowest(comm, 3.0 * 8 * stream_n / s * 1e-9);
+  }
+  {
+    // The bulge chase has its own rate (MachineRates::bulge_chase_gflops): on three
+    // 2-core VMs it ran at 5–10 GFlop/s per rank while dgemm ran at 19–51, and at
+    // N = 512…4000 within 20 % of one rate (6.7 → 5.7 GFlop/s, one rank).
+    const double s =
+        seconds_of([&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
+    r.bulge_chase_gflops = slowest(comm, 6.0 * chase_n * chase_n * 64 / s * 1e-9);
   }
   if (p > 1) {
     double x = 1;
@@ -127,6 +140,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   const double hops = std::log2(std::max(2.0, p));
   const double latency = p > 1 ? rates.latency_s * hops : 0.0;
   const double b = std::min(std::max<double>(TuneParameters{}.bandwidth_target, nb), n);
+  const double zone_bytes = 4 * b * b * 8 * (complex ? 2 : 1) / (single ? 2 : 1);
   const double n3 = n * n * n, vectors = sig.vectors ? 2 * n * n * nev : 0.0;
   // Without vectors divide & conquer only finds the roots: O(N²).
   const double merges =
@@ -142,12 +156,14 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // dense tridiagonalization for the bulge chase (at most 4/3·N³).
       stage("reduce_to_band",
             4.0 / 3 * std::pow(n - b, 3) * flop_s / e_reduce_to_band + 4 * n / nb * latency);
-      // Every sweep passes its bulges on to the next rank (pipelined: a few messages per
-      // column on the critical path).
-      stage("bulge_chase",
-            std::min(6 * n * n * b, 4.0 / 3 * n3) * flop_s /
-                    (n * b * 8 <= l2_cache_bytes ? e_bulge_chase_cached : e_bulge_chase) +
-                4 * n * latency);
+      // The flops split over the ranks at the chase's own rate; every sweep hands a 2b × 2b
+      // zone of the band to the next rank and back, a few messages per column on the
+      // critical path (measured at N = 1000, 2 ranks: the chase took 2.6× its flops'
+      // share, which the zones' bytes account for).
+      stage("bulge_chase", std::min(6 * n * n * b, 4.0 / 3 * n3) * (complex ? 4.0 : 1.0) /
+                                   ((single ? 2.0 : 1.0) * rates.bulge_chase_gflops * 1e9 * p) +
+                               (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) +
+                               4 * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform_band", vectors * flop_s / e_backtransform_band);
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);

@@ -1,9 +1,9 @@
 #pragma once
 // The machine model behind Solver::automatic when nothing was measured: each stage's
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
-// per process and rank count (a dgemm, a STREAM triad, an allreduce ping: ≈ 0.1 s, the
-// same on every rank); the per-stage efficiencies (fractions of those rates the stages
-// reach) are measured constants of tseig's kernels, documented in machine_model.cpp.
+// per process and rank count (a dgemm, a STREAM triad, a small bulge chase, an allreduce
+// ping: ≈ 0.2 s, the same on every rank); the per-stage efficiencies (fractions of those rates the
+// stages reach) are measured constants of tseig's kernels, documented in machine_model.cpp.
 #include <mpi.h>
 
 #include <string>
@@ -20,6 +20,9 @@ struct MachineRates {
   double stream_gbs = 0;   ///< triad bandwidth per rank, all ranks running
   double latency_s = 0;    ///< one small allreduce over the communicator (0 on one rank)
   double network_gbs = 0;  ///< allreduce bandwidth per rank (0 on one rank)
+  /// tseig's bulge chase (real double, bandwidth 64) per rank, all ranks running: its
+  /// short in-cache loops follow neither the dgemm nor the STREAM rate.
+  double bulge_chase_gflops = 0;
 };
 
 /// Collective: measures the rates on `comm`; every rank returns the same numbers.
