@@ -2,8 +2,9 @@
 // The machine model behind Solver::automatic when nothing was measured: each stage's
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
 // per process and rank count (a dgemm, a STREAM triad, a small bulge chase, an allreduce
-// ping: ≈ 0.2 s, the same on every rank); the per-stage efficiencies (fractions of those rates the
-// stages reach) are measured constants of tseig's kernels, documented in machine_model.cpp.
+// ping: ≈ 0.3 s, the same on every rank); the per-stage efficiencies (fractions of those
+// rates the stages reach) are measured constants of tseig's kernels, documented in
+// machine_model.cpp.
 #include <mpi.h>
 
 #include <string>
