@@ -134,9 +134,12 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   const double n = sig.n, nev = std::max(1, sig.nev), p = sig.ranks();
   const bool complex = sig.type == 'z' || sig.type == 'c';
   const bool single = sig.type == 's' || sig.type == 'c';
-  // A complex flop counted as a real one costs 4; single precision runs twice as fast.
-  const double flop_s =
-      (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * rates.gemm_gflops * 1e9 * p);
+  // Seconds per flop over the ranks at a real double rate: a complex flop counted as a
+  // real one costs 4; single precision runs twice as fast.
+  auto seconds_per_flop = [&](double gflops) {
+    return (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * gflops * 1e9 * p);
+  };
+  const double flop_s = seconds_per_flop(rates.gemm_gflops);
   const double hops = std::log2(std::max(2.0, p));
   const double latency = p > 1 ? rates.latency_s * hops : 0.0;
   const double b = std::min(std::max<double>(TuneParameters{}.bandwidth_target, nb), n);
@@ -160,10 +163,9 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // zone of the band to the next rank and back, a few messages per column on the
       // critical path (measured at N = 1000, 2 ranks: the chase took 2.6× its flops'
       // share, which the zones' bytes account for).
-      stage("bulge_chase", std::min(6 * n * n * b, 4.0 / 3 * n3) * (complex ? 4.0 : 1.0) /
-                                   ((single ? 2.0 : 1.0) * rates.bulge_chase_gflops * 1e9 * p) +
-                               (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) +
-                               4 * n * latency);
+      stage("bulge_chase",
+            std::min(6 * n * n * b, 4.0 / 3 * n3) * seconds_per_flop(rates.bulge_chase_gflops) +
+                (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) + 4 * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform_band", vectors * flop_s / e_backtransform_band);
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);
