@@ -47,19 +47,31 @@ typename WyBlocks<T>::Block WyBlocks<T>::form(int b0) {
     broadcast_along_row(g, Vp, ldv * (k1 - k0), pc);
   }
   // T from S = VᴴV (as ?larft): T(i,i) = tau_i, T(0:i,i) = −tau_i·T(0:i,0:i)·S(0:i,i).
+  // Only S's upper triangle is read, and V(:, k0:k1) is zero above row k0 + offset: one
+  // GEMM per panel of S's columns over those rows, the panels dealt out over the process
+  // columns (which hold the same rows) and summed over the grid.
   S_.assign(static_cast<std::size_t>(w) * w, T(0));
-  blas::gemm('C', 'N', w, w, m, T(1), V_.data(), ldv, V_.data(), ldv, T(0), S_.data(), w);
-  sum_over_column(g, S_.data(), w * w);
+  for (int k0 = 0, q = 0; k0 < w; k0 += nb, ++q) {
+    if (q % g.npcol() != g.mycol()) continue;
+    const int k1 = std::min(k0 + nb, w), rs = A_.local_rows_before(b0 + k0 + offset_) - r0;
+    blas::gemm('C', 'N', k1, k1 - k0, m - rs, T(1), V_.data() + rs, ldv,
+               V_.data() + rs + static_cast<std::size_t>(k0) * ldv, ldv, T(0),
+               S_.data() + static_cast<std::size_t>(k0) * w, w);
+  }
+  sum_over_grid(g, S_.data(), w * w);
+  // Column by column (contiguous, vectorized): a row-wise dot at stride w made forming T
+  // cost more than applying the block when few vectors are wanted.
   T_.assign(static_cast<std::size_t>(w) * w, T(0));
   for (int i = 0; i < w; ++i) {
     const T t = tau_[b0 + i];
-    T_[i + static_cast<std::size_t>(i) * w] = t;
-    for (int r = 0; r < i; ++r) {
-      T acc = 0;
-      for (int c = r; c < i; ++c)
-        acc += T_[r + static_cast<std::size_t>(c) * w] * S_[c + static_cast<std::size_t>(i) * w];
-      T_[r + static_cast<std::size_t>(i) * w] = -t * acc;
+    T* ti = T_.data() + static_cast<std::size_t>(i) * w;
+    for (int c = 0; c < i; ++c) {
+      const T s = S_[c + static_cast<std::size_t>(i) * w];
+      const T* tc = T_.data() + static_cast<std::size_t>(c) * w;
+      for (int r = 0; r <= c; ++r) ti[r] += tc[r] * s;
     }
+    for (int r = 0; r < i; ++r) ti[r] *= -t;
+    ti[i] = t;
   }
   return {w, r0, m, ldv, V_.data(), T_.data()};
 }
