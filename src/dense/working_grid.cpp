@@ -27,6 +27,9 @@ constexpr double nominal_gemm_gflops = 20;
 constexpr double nominal_stream_gbs = 10;
 constexpr double nominal_latency_s = 2e-6;
 constexpr double nominal_network_gbs = 5;  // per rank, within a node
+constexpr double nominal_panel_gemm_share = 0.68;
+constexpr double nominal_symv_gbs_per_gflops = 0.463;
+constexpr double nominal_band_backtransform_share = 0.36;
 // Between nodes: a 100 Gb/s link, shared by the node's ranks.
 constexpr double node_link_gbs = 12.5;
 constexpr double node_latency_s = 3e-6;
@@ -133,6 +136,13 @@ double predicted_seconds(const GridProblem& problem, GridShape shape, GridShape 
       8.0 * problem.n *
       std::min(std::max(TuneParameters{}.bandwidth_target, problem.nb), problem.n);
   rates.bulge_chase_gflops = rates.gemm_gflops * (band_bytes <= (1 << 20) ? 0.25 : 0.05);
+  // Nominal rank-64 updates, tile products and stage-4 kernel: the rates at which the
+  // reductions and stage 4 cost what the fit the grid choices were made with charged
+  // (4/3·N³ flops at 1/4 of dgemm for one_stage, at 0.51 for two_stage, its stage 4 at
+  // 0.36).
+  rates.panel_gemm_gflops = rates.gemm_gflops * nominal_panel_gemm_share;
+  rates.symv_gbs = rates.gemm_gflops * nominal_symv_gbs_per_gflops;
+  rates.band_backtransform_gflops = rates.gemm_gflops * nominal_band_backtransform_share;
   rates.latency_s = (across_nodes ? node_latency_s : nominal_latency_s) *
                     (turns > 1 ? time_slice_latency_factor * turns : 1);
   rates.network_gbs =

@@ -11,12 +11,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "core/blas/host.hpp"
+#include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/tridiagonalize/hermitian_tile_product.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::tune {
@@ -41,17 +45,24 @@ double slowest(MPI_Comm comm, double rate) {
   return rate;
 }
 
-// Per-stage efficiencies (fractions of the dgemm rate), fitted to the stage times of
-// N = 4000 on 2 ranks (issue 13's table: dgemm 50.6 GFlop/s per core, quiet machine).
-constexpr double e_tridiagonalize = 0.25;  // one_stage: half BLAS-2 (memory-bound)
+// Per-stage efficiencies: fractions of the calibrated rate each stage's kernels run at.
+// The divide & conquer and the Householder back-transforms (large GEMMs): of the dgemm
+// rate, fitted to the stage times of N = 4000 on 2 ranks (issue 13's table: dgemm
+// 50.6 GFlop/s per core, quiet machine).
 constexpr double e_divide_conquer = 0.47;  // (4/3)·N³ merge flops when nev = N
 constexpr double e_backtransform = 0.64;   // one_stage compact-WY GEMMs
-constexpr double e_reduce_to_band = 0.51;
-// 0.30 fitted there before the stage-4 kernel kept its rows in registers; that change
-// took the stage from 47 % to 57 % of dgemm in dense_bench on the development VM (d,
-// N = 4000, np = 2), so the fitted value is scaled by the same 1.2.
-constexpr double e_backtransform_band = 0.36;
 constexpr double e_backtransform_full = 0.58;
+// The two reductions, their rank-2nb and rank-b updates: of the rank-64 update rate.
+// Fitted to the stage times of N = 1000…3000 on 1 and 2 ranks of the 2-core znver1-class
+// VM (this rate 15.2 GFlop/s per rank): reduce_to_band ran at 0.67–0.92 of it, one_stage's
+// tridiagonalization at 0.37–0.5 besides its tile products (the other half of its flops,
+// at the tile-product rates the calibration measures, cache share included: within
+// −23…+8 % of the measured stage).
+constexpr double e_tridiagonal_update = 0.4;
+constexpr double e_reduce_to_band = 0.75;
+// Stage 4 at the rate of its kernel in the calibration (order 1024, 64 columns): at
+// N = 2000…3000 the stage ran at 0.84–1.2 of it.
+constexpr double e_backtransform_band = 1.0;
 constexpr double e_scalapack_trd = 0.34;  // pdsytrd
 constexpr double e_scalapack_bt = 0.60;   // pdormtr
 // ScaLAPACK's MRRR path (p?syevr, nev < N): flops per N²·nev, fitted (N = 4000, nev = N/5).
@@ -60,6 +71,33 @@ constexpr double mrrr_flops = 23;
 // fraction of the whole at nev → 0.
 constexpr double dc_fixed_share = 0.25;
 constexpr double messages_per_column = 6;
+
+// The last-level cache in bytes as Linux's sysfs describes it (what lscpu shows; in a VM
+// sysconf may report the host's), 0 when it does not say.
+double last_level_cache_bytes() {
+  double bytes = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    double size = 0;
+    std::string unit;
+    if (!(in >> size)) break;
+    in >> unit;
+    size *= unit == "K" ? 1024.0 : unit == "M" ? 1048576.0 : 1.0;
+    bytes = std::max(bytes, size);
+  }
+  return bytes;
+}
+
+// This rank's share of the last-level cache: its size over the ranks on this node.
+double last_level_cache_share(MPI_Comm comm) {
+  const double bytes = last_level_cache_bytes();
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks = 1;
+  MPI_Comm_size(node, &ranks);
+  MPI_Comm_free(&node);
+  return bytes / ranks;
+}
 
 }  // namespace
 
@@ -91,10 +129,35 @@ MachineRates calibrate(MPI_Comm comm) {
     r.gemm_gflops = slowest(comm, 2.0 * n * n * n / s * 1e-9);
   }
   {
+    // Rank-64 updates (1024 × 1024 += 1024 × 64 · 64 × 1024, C in the triad's second
+    // array), the shape of the reductions' trailing updates.
+    const int m = 2 * n, k = 64;
+    const double s = seconds_of(
+        [&] { blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y.data(), m); });
+    r.panel_gemm_gflops = slowest(comm, 2.0 * m * m * k / s * 1e-9);
+  }
+  {
     const double s = seconds_of([&] {
       for (std::size_t i = 0; i < stream_n; ++i) z[i] = x[i] + 3.0 * y[i];
     });
     r.stream_gbs = slowest(comm, 3.0 * 8 * stream_n / s * 1e-9);
+  }
+  {
+    // The tile product on the triad's first array (2048², beyond every cache), then on a
+    // tile within this rank's share of the last-level cache.
+    auto symv_gbs = [&](int m) {
+      std::vector<double> v(4 * static_cast<std::size_t>(m), 1.0);
+      const double s = seconds_of([&] {
+        dense::hermitian_tile_product(m, m, x.data(), m, v.data(), v.data() + m, v.data() + 2 * m,
+                                      v.data() + 3 * m);
+      });
+      return slowest(comm, 8.0 * m * m / s * 1e-9);
+    };
+    r.symv_gbs = symv_gbs(2048);
+    r.cache_bytes = slowest(comm, last_level_cache_share(comm));
+    const int cached = static_cast<int>(
+        std::sqrt(std::clamp(r.cache_bytes / 2, 1.0 * (1 << 15), 1.0 * (1 << 21)) / 8));
+    r.symv_cache_gbs = symv_gbs(cached);
   }
   {
     // The bulge chase has its own rate (MachineRates::bulge_chase_gflops): on three
@@ -103,6 +166,13 @@ MachineRates calibrate(MPI_Comm comm) {
     const double s =
         seconds_of([&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
     r.bulge_chase_gflops = slowest(comm, 6.0 * chase_n * chase_n * 64 / s * 1e-9);
+    // Its reflectors applied to 64 columns (the triad's third array): stage 4's kernel.
+    const dense::BandReflectors<double> q = dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF);
+    const int cols = 64;
+    const double t = seconds_of([&] {
+      dense::backtransform_band(q, z.data(), chase_n, cols, TuneParameters{}.band_sweeps_per_pass);
+    });
+    r.band_backtransform_gflops = slowest(comm, 2.0 * chase_n * chase_n * cols / t * 1e-9);
   }
   if (p > 1) {
     double x = 1;
@@ -140,6 +210,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
     return (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * gflops * 1e9 * p);
   };
   const double flop_s = seconds_per_flop(rates.gemm_gflops);
+  const double panel_flop_s = seconds_per_flop(rates.panel_gemm_gflops);
   const double hops = std::log2(std::max(2.0, p));
   const double latency = p > 1 ? rates.latency_s * hops : 0.0;
   const double b = std::min(std::max<double>(TuneParameters{}.bandwidth_target, nb), n);
@@ -158,7 +229,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // Only the columns beyond the band have panels; a band as wide as the matrix is a
       // dense tridiagonalization for the bulge chase (at most 4/3·N³).
       stage("reduce_to_band",
-            4.0 / 3 * std::pow(n - b, 3) * flop_s / e_reduce_to_band + 4 * n / nb * latency);
+            4.0 / 3 * std::pow(n - b, 3) * panel_flop_s / e_reduce_to_band + 4 * n / nb * latency);
       // The flops split over the ranks at the chase's own rate; every sweep hands a 2b × 2b
       // zone of the band to the next rank and back, a few messages per column on the
       // critical path (measured at N = 1000, 2 ranks: the chase took 2.6× its flops'
@@ -167,7 +238,8 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
             std::min(6 * n * n * b, 4.0 / 3 * n3) * seconds_per_flop(rates.bulge_chase_gflops) +
                 (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) + 4 * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
-      stage("backtransform_band", vectors * flop_s / e_backtransform_band);
+      stage("backtransform_band",
+            vectors * seconds_per_flop(rates.band_backtransform_gflops) / e_backtransform_band);
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);
       break;
     case Solver::scalapack:
@@ -177,11 +249,21 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
                                          : merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_scalapack_bt);
       break;
-    default:
-      stage("tridiagonalize",
-            4.0 / 3 * n3 * flop_s / e_tridiagonalize + messages_per_column * n * latency);
+    default: {
+      // The tile products read each rank's part of the trailing lower triangle once per
+      // column (N³/6 elements over the ranks): from memory while it exceeds the rank's
+      // cache share, from cache for the last s columns.
+      const double elem = (complex ? 16.0 : 8.0) / (single ? 2 : 1);
+      const double s = std::min(n, std::sqrt(2 * rates.cache_bytes * p / elem));
+      const double cached = s * s * s / 6 / p, visits = n3 / 6 / p;
+      const double cache_gbs = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs : rates.symv_gbs;
+      const double products =
+          ((visits - cached) / rates.symv_gbs + cached / cache_gbs) * elem * 1e-9;
+      stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update + products +
+                                  messages_per_column * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_backtransform);
+    }
   }
   return out;
 }

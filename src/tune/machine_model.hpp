@@ -1,10 +1,11 @@
 #pragma once
 // The machine model behind Solver::automatic when nothing was measured: each stage's
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
-// per process and rank count (a dgemm, a STREAM triad, a small bulge chase, an allreduce
-// ping: ≈ 0.3 s, the same on every rank); the per-stage efficiencies (fractions of those
-// rates the stages reach) are measured constants of tseig's kernels, documented in
-// machine_model.cpp.
+// per process and rank count (a dgemm, rank-64 updates, a STREAM triad, the one-stage
+// tridiagonalization's tile product in and out of cache, a small bulge chase and its
+// back-transform, an allreduce ping: ≈ 0.5 s, the same on every rank); the per-stage
+// efficiencies (fractions of those rates the stages reach) are measured constants of
+// tseig's kernels, documented in machine_model.cpp.
 #include <mpi.h>
 
 #include <string>
@@ -18,12 +19,24 @@ namespace tseig::tune {
 
 struct MachineRates {
   double gemm_gflops = 0;  ///< double-precision dgemm per rank, all ranks running
+  /// dgemm of rank-64 updates (the reductions' trailing updates) per rank, all running.
+  double panel_gemm_gflops = 0;
   double stream_gbs = 0;   ///< triad bandwidth per rank, all ranks running
   double latency_s = 0;    ///< one small allreduce over the communicator (0 on one rank)
   double network_gbs = 0;  ///< allreduce bandwidth per rank (0 on one rank)
   /// tseig's bulge chase (real double, bandwidth 64) per rank, all ranks running: its
   /// short in-cache loops follow neither the dgemm nor the STREAM rate.
   double bulge_chase_gflops = 0;
+  /// tseig's stage-4 kernel (the chase's reflectors applied to a block of columns) per
+  /// rank, all ranks running.
+  double band_backtransform_gflops = 0;
+  /// The one-stage tridiagonalization's memory-bound kernel (both products of a tile of
+  /// the lower triangle in one pass) in GB/s of the tile read per rank, all ranks
+  /// running: on a tile beyond every cache, and on one that fits this rank's share of
+  /// the last-level cache (cache_bytes; 0: unknown, everything at symv_gbs).
+  double symv_gbs = 0;
+  double symv_cache_gbs = 0;
+  double cache_bytes = 0;
 };
 
 /// Collective: measures the rates on `comm`; every rank returns the same numbers.
