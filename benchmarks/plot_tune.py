@@ -14,7 +14,8 @@ def main():
         cells = [r["type"], r["N"], r["nev"], r["np"], r["best"]["choice"], f'{r["best"]["seconds"]:.3f}']
         for k in ("tuned", "model", "defaults"):
             cells.append(f'{r[k]["ratio"]:.2f} ({r[k]["choice"]})')
-        cells += [r["scf_calls"], f'{r["scf_worst_trial_ratio"]:.2f}']
+        cells += [r["scf_calls"], f'{r["scf_worst_trial_ratio"]:.2f}' +
+                  (f' ({r["scf_worst_trial"]})' if "scf_worst_trial" in r else "")]
         print("| " + " | ".join(str(c) for c in cells) + " |")
     met = {k: sum(r[k]["ratio"] <= lim for r in rows) for k, lim in (("tuned", 1.05), ("model", 1.15), ("defaults", 1.0))}
     scf_ok = sum(r["scf_calls"] <= 12 and r["scf_worst_trial_ratio"] <= 2 for r in rows)

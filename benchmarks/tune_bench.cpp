@@ -151,17 +151,23 @@ void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) 
       table.begin(), table.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   // Slowest SCF trial against the best: what a DFT run pays while tuning.
   double worst_trial = 0;
-  for (const auto& [c, s] : search.trials()) worst_trial = std::max(worst_trial, s);
+  TuneChoice worst_choice;
+  for (const auto& [c, s] : search.trials())
+    if (s > worst_trial) {
+      worst_trial = s;
+      worst_choice = c;
+    }
   if (!root) return;
   std::printf(
       "{\"type\":\"%c\",\"N\":%d,\"nev\":%d,\"np\":%d,\"grid\":\"%dx%d\",\"candidates\":%zu,"
       "\"best\":%s,\"tuned\":%s,\"model\":%s,\"defaults\":%s,\"scf_calls\":%d,"
-      "\"scf_worst_trial_ratio\":%s}\n",
+      "\"scf_worst_trial_ratio\":%s,\"scf_worst_trial\":%s}\n",
       type_letter<T>(), n, nev, g.nprow() * g.npcol(), g.nprow(), g.npcol(), table.size(),
       entry(best->first, best->second, best->second).c_str(),
       entry(tuned, t_tuned, best->second).c_str(), entry(model, t_model, best->second).c_str(),
       entry(defaults, t_default, best->second).c_str(), calls,
-      json::number(worst_trial / best->second, "%.4g").c_str());
+      json::number(worst_trial / best->second, "%.4g").c_str(),
+      json::string(tune::label(worst_choice)).c_str());
   std::fflush(stdout);
 }
 

@@ -212,7 +212,7 @@ class TSEIG_API Eigensolver {
   // Collective: the grid to solve on (options().grid_choice).
   GridShape working_grid(const Grid& grid, Solver solver, int n, int nev, bool vectors, int nb);
   // Records a successful SCF trial; stores the search's best once it is finished.
-  void record_trial(const Grid& grid, int n, int nev);
+  void record_trial(const Grid& grid, int n, int nev, double seconds);
   EigensolverOptions options_;
   StageTimes times_;
   TuneChoice choice_;
