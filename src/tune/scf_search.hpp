@@ -1,6 +1,6 @@
 #pragma once
 // The pruned search behind the SCF mode and tseig-tune: coarse over the solvers (in the
-// machine model's order, those predicted more than 2× slower than the fastest left out),
+// machine model's order, those predicted more than 1.5× slower than the fastest left out),
 // then a hill climb from the best along its knobs (block size, bandwidth, WY width; each
 // doubled and halved) until no untried neighbour of the best is left, at most
 // `max_trials` calls. Each candidate runs once (one that fails, once more); the first

@@ -194,7 +194,7 @@ TEST(TuneScfSearch, FindsTheBestOfASmoothLandscape) {
 TEST(TuneScfSearch, ModelPrunesAndUserValuesStay) {
   EigensolverOptions user;
   user.block_size = 48;
-  tune::ScfSearch s("key", 4000, 64, user, {1.0, 1.5, 5.0});  // scalapack: > 2× → skipped
+  tune::ScfSearch s("key", 4000, 64, user, {1.0, 1.45, 1.6});  // scalapack: > 1.5× → skipped
   run_search(s, [](const TuneChoice& c) { return c.solver == Solver::one_stage ? 1.0 : 1.2; });
   for (const auto& [c, t] : s.trials()) {
     EXPECT_NE(c.solver, Solver::scalapack);
