@@ -107,8 +107,8 @@ void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOpti
       r.band_backtransform_gflops, r.latency_s * 1e6, r.network_gbs);
   for (tseig::Solver s :
        {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
-    const auto p = tseig::tune::predict(s, sig, o.nb, r);
-    std::printf("  %-10s %8.3f s =", tseig::to_string(s), p.total);
+    const auto [nb, p] = tseig::tune::best_blocking(s, sig, o.nb, r);
+    std::printf("  %-10s nb=%-3d %8.3f s =", tseig::to_string(s), nb, p.total);
     for (const auto& [stage, seconds] : p.stages) std::printf(" %s %.3f", stage.c_str(), seconds);
     std::printf("\n");
   }

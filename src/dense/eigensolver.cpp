@@ -217,7 +217,8 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
     std::vector<double> predicted;
     if (sig.n >= tune::model_min_n)
       for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
-        predicted.push_back(tune::predict(s, sig, A.nb(), tune::machine_rates(grid.comm())).total);
+        predicted.push_back(
+            tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm())).second.total);
     scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted);
   }
   return scf_->next();

@@ -58,7 +58,18 @@ constexpr double e_backtransform_full = 0.58;
 // tridiagonalization at 0.37–0.5 besides its tile products (the other half of its flops,
 // at the tile-product rates the calibration measures, cache share included: within
 // −23…+8 % of the measured stage).
-constexpr double e_tridiagonal_update = 0.4;
+constexpr double e_tridiagonal_update = 0.45;
+// The blocking's two costs in the one-stage tridiagonalization (nb 16…128, N = 1000…3000,
+// 1 and 2 ranks, same VM): each column brought up to date with its panel's earlier
+// reflectors before its reflector is formed, on the column's owners (the critical path),
+// ≈ 2·N²·nb elements read at the in-cache tile-product rate; and the rank-2nb updates
+// at a GEMM rate that grows as 2nb / (2nb + rank_half_rate) (calibrated at rank 64).
+constexpr double panel_column_reads = 2;
+constexpr double rank_half_rate = 4;
+// A copy into another blocking: its passes over memory on one rank, and its all-to-all
+// besides on several (fitted, N = 1000…3000, nb 64 → 16 and 32).
+constexpr double redistribute_memory_passes = 5;
+constexpr double redistribute_network_passes = 6;
 constexpr double e_reduce_to_band = 0.75;
 // Stage 4 at the rate of its kernel in the calibration (order 1024, 64 columns): at
 // N = 2000…3000 the stage ran at 0.84–1.2 of it.
@@ -200,7 +211,8 @@ const MachineRates& machine_rates(MPI_Comm comm) {
   return it->second;
 }
 
-Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates) {
+Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates,
+                   int input_nb) {
   const double n = sig.n, nev = std::max(1, sig.nev), p = sig.ranks();
   const bool complex = sig.type == 'z' || sig.type == 'c';
   const bool single = sig.type == 's' || sig.type == 'c';
@@ -219,11 +231,19 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   // Without vectors divide & conquer only finds the roots: O(N²).
   const double merges =
       sig.vectors ? 4.0 / 3 * n3 * (dc_fixed_share + (1 - dc_fixed_share) * nev / n) : 0.0;
+  const double elem = (complex ? 16.0 : 8.0) / (single ? 2 : 1);
   Prediction out;
   auto stage = [&](const char* name, double seconds) {
     out.stages.emplace_back(name, seconds);
     out.total += seconds;
   };
+  if (input_nb > 0 && input_nb != nb) {
+    const double bytes = n * n * elem / p;
+    stage("redistribute",
+          bytes * (redistribute_memory_passes / rates.stream_gbs +
+                   (p > 1 ? redistribute_network_passes / rates.network_gbs : 0.0)) *
+              1e-9);
+  }
   switch (solver) {
     case Solver::two_stage:
       // Only the columns beyond the band have panels; a band as wide as the matrix is a
@@ -253,14 +273,18 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // The tile products read each rank's part of the trailing lower triangle once per
       // column (N³/6 elements over the ranks): from memory while it exceeds the rank's
       // cache share, from cache for the last s columns.
-      const double elem = (complex ? 16.0 : 8.0) / (single ? 2 : 1);
       const double s = std::min(n, std::sqrt(2 * rates.cache_bytes * p / elem));
       const double cached = s * s * s / 6 / p, visits = n3 / 6 / p;
       const double cache_gbs = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs : rates.symv_gbs;
       const double products =
           ((visits - cached) / rates.symv_gbs + cached / cache_gbs) * elem * 1e-9;
-      stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update + products +
-                                  messages_per_column * n * latency);
+      const double update_rate = 2 * nb / (2 * nb + rank_half_rate) * (64 + rank_half_rate) / 64;
+      const double cache_gbs_or_memory = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs
+                                                                  : rates.symv_gbs;
+      const double column_updates =
+          panel_column_reads * n * n * nb * elem / sig.nprow / cache_gbs_or_memory * 1e-9;
+      stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update / update_rate +
+                                  products + column_updates + messages_per_column * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_backtransform);
     }
@@ -268,7 +292,21 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   return out;
 }
 
-TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates) {
+std::pair<int, Prediction> best_blocking(Solver solver, const Signature& sig, int input_nb,
+                                         const MachineRates& rates) {
+  std::pair<int, Prediction> best{input_nb, predict(solver, sig, input_nb, rates, input_nb)};
+  // Only one_stage's time moves with the block size enough to pay for a copy into
+  // another blocking (two_stage's bandwidth, 64, sets its reduction's shape).
+  if (solver != Solver::one_stage) return best;
+  for (int nb : {16, 32, 64}) {
+    if (nb == input_nb || nb > sig.n) continue;
+    Prediction p = predict(solver, sig, nb, rates, input_nb);
+    if (p.total < best.second.total) best = {nb, std::move(p)};
+  }
+  return best;
+}
+
+TuneChoice model_choice(const Signature& sig, int input_nb, const MachineRates& rates) {
   TuneChoice best;
   best.source = ChoiceSource::model;
   best.seconds = std::numeric_limits<double>::infinity();
@@ -276,10 +314,11 @@ TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates)
   // path (p?syevr) loses orthogonality on some clustered spectra where divide & conquer
   // does not. ScaLAPACK stays a candidate where choices are measured (SCF, tseig-tune).
   for (Solver s : {Solver::one_stage, Solver::two_stage}) {
-    const double t = predict(s, sig, nb, rates).total;
-    if (t < best.seconds) {
+    const auto [nb, p] = best_blocking(s, sig, input_nb, rates);
+    if (p.total < best.seconds) {
       best.solver = s;
-      best.seconds = t;
+      best.block_size = nb == input_nb ? 0 : nb;
+      best.seconds = p.total;
     }
   }
   return best;

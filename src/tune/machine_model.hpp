@@ -49,11 +49,19 @@ struct Prediction {
   double total = 0;
 };
 
-/// Predicted seconds of `solver` (default knobs, block size `nb`) on the problem `sig`.
-Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates);
+/// Predicted seconds of `solver` (default knobs, block size `nb`) on the problem `sig`,
+/// with the copy into that blocking when the input's block size `input_nb` differs
+/// (0: no copy counted).
+Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates,
+                   int input_nb = 0);
 
-/// Of one_stage and two_stage, the one with the smallest prediction (source model,
-/// seconds its prediction).
-TuneChoice model_choice(const Signature& sig, int nb, const MachineRates& rates);
+/// The block size (the input's, or 16, 32, 64 where the model puts the copy into it
+/// ahead) with the smallest prediction of `solver`, and that prediction.
+std::pair<int, Prediction> best_blocking(Solver solver, const Signature& sig, int input_nb,
+                                         const MachineRates& rates);
+
+/// Of one_stage and two_stage at their best blocking, the one with the smallest
+/// prediction (source model, seconds its prediction, block_size 0 for the input's).
+TuneChoice model_choice(const Signature& sig, int input_nb, const MachineRates& rates);
 
 }  // namespace tseig::tune

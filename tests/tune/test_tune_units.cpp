@@ -140,6 +140,18 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
     values.vectors = false;
     EXPECT_LT(tune::predict(s, values, 64, r).total, p.total);
   }
+  // one_stage's blocking: its panel's column updates (≈ N²·nb on the critical path) make a
+  // copy into a smaller block size worth it where the N³ part is small; the copy is
+  // a stage of its own.
+  const auto sig1000 = signature('d', 1000, 50, 2);
+  const auto [nb, p128] = tune::best_blocking(Solver::one_stage, sig1000, 128, r);
+  EXPECT_LT(nb, 128);
+  EXPECT_EQ(p128.stages.front().first, "redistribute");
+  EXPECT_LT(p128.total, tune::predict(Solver::one_stage, sig1000, 128, r, 128).total);
+  EXPECT_EQ(tune::best_blocking(Solver::two_stage, sig1000, 128, r).first, 128);
+  const TuneChoice small = tune::model_choice(sig1000, 128, r);
+  EXPECT_EQ(small.solver, Solver::one_stage);
+  EXPECT_EQ(small.block_size, nb);
   // A slow network makes the many small messages of one_stage's reduction costly.
   tune::MachineRates slow_net = r;
   slow_net.latency_s = 1e-3;

@@ -24,6 +24,33 @@ namespace {
 template <class T>
 using R = real_t<T>;
 
+// The lower triangle (diagonal counted once) of the m×m diagonal tile `a`: halved
+// recursively, so all but strips of at most 16 columns go through the vectorized tile
+// product (the scalar loop over a whole nb × nb triangle cost up to a third of the
+// stage's time at nb = 64).
+template <class T>
+void diagonal_tile_product(int m, const T* a, int lda, const T* xcol, const T* xrow, T* yrow,
+                           T* ycol) {
+  const long ld = lda;
+  if (m > 16) {
+    const int h = m / 2;
+    diagonal_tile_product(h, a, lda, xcol, xrow, yrow, ycol);
+    hermitian_tile_product(m - h, h, a + h, lda, xcol, xrow + h, yrow + h, ycol);
+    diagonal_tile_product(m - h, a + h + h * ld, lda, xcol + h, xrow + h, yrow + h, ycol + h);
+    return;
+  }
+  for (int k = 0; k < m; ++k) {
+    const T* col = a + k * ld;
+    T acc = 0;
+    yrow[k] += R<T>(std::real(col[k])) * xcol[k];
+    for (int r = k + 1; r < m; ++r) {
+      yrow[r] += col[r] * xcol[k];
+      acc += conj_if_complex(col[r]) * xrow[r];
+    }
+    ycol[k] += acc;
+  }
+}
+
 // y_rows += A·v_cols and y_cols += Aᴴ·v_rows over my local tiles of the lower
 // triangle of A(s:n, s:n); every element (i, j), i ≥ j, lives on exactly one rank,
 // so summing the results over the grid gives the Hermitian product A(s:n, s:n)·v.
@@ -37,20 +64,12 @@ void local_hermitian_product(const DistMatrix<T>& A, int s, const std::vector<in
     const int G = gcol[blk * nb];  // first global column of this block
     int rect_begin = A.local_rows_before(G);
     if (A.row_owner(G) == myrow) {
-      // Diagonal block: only its lower triangle, the diagonal counted once.
-      const int rd0 = A.local_row(G), bs = std::min(nb, n - G);
-      rect_begin = rd0 + bs;
-      for (int cc = c; cc < cend; ++cc) {
-        const T* a = &A.local(0, cc);
-        const int ld = rd0 + (gcol[cc] - G);
-        T acc = 0;
-        yrow[ld] += R<T>(std::real(a[ld])) * vcol[cc];
-        for (int li = ld + 1; li < rect_begin; ++li) {
-          yrow[li] += a[li] * vcol[cc];
-          acc += conj_if_complex(a[li]) * vrow[li];
-        }
-        ycol[cc] += acc;
-      }
+      // Diagonal block: only its lower triangle, from this block's first trailing column.
+      const int bs = std::min(nb, n - G);
+      const int d0 = A.local_row(G) + (gcol[c] - G);
+      rect_begin = A.local_row(G) + bs;
+      diagonal_tile_product(rect_begin - d0, &A.local(d0, c), lld, vcol + c, vrow + d0,
+                            yrow + d0, ycol + c);
     }
     if (rect_begin < lr)
       hermitian_tile_product(lr - rect_begin, cend - c, &A.local(rect_begin, c), lld, vcol + c,
@@ -115,7 +134,7 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
   // The panel's reflectors V and vectors W: replicated full-length copies, plus my
   // local-row and local-column entries side by side ([V W] rows, [W V] columns) so
   // the trailing update is one GEMM. Allocated on every rank or on none.
-  std::vector<T> V, W, VWrow, WVcol, buf, y, wj, vj, vrow, vcol, yrow, ycol;
+  std::vector<T> V, W, VWrow, WVcol, buf, wj, vj, wv, vrow, vcol, yrow, ycol;
   std::vector<R<T>> d;
   allocate_collectively(g.comm(), [&] {
     out.d.assign(n, 0);
@@ -127,10 +146,10 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
     W.resize(V.size());
     VWrow.resize(static_cast<std::size_t>(std::max(lr, 1)) * 2 * w);
     WVcol.resize(static_cast<std::size_t>(std::max(lc, 1)) * 2 * w);
-    buf.resize(n + 2 + 2 * w);
-    y.resize(n);
+    buf.resize(n + 2);
     wj.resize(w);
     vj.resize(w);
+    wv.resize(2 * static_cast<std::size_t>(w));
     vrow.resize(lr);
     vcol.resize(lc);
     yrow.resize(lr);
@@ -193,22 +212,30 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
       for (int li = 0; li < lr; ++li) vrow[li] = vfull[grow[li]];
       for (int c = 0; c < lc; ++c) vcol[c] = vfull[gcol[c]];
 
-      // D. y = A(j+1:n, j+1:n)·v, with Wᴴv and Vᴴv (for the pending updates) computed
-      // on a share of the rows by each rank and summed in the same reduction.
+      // D. y = A(j+1:n, j+1:n)·v − V·(Wᴴv) − W·(Vᴴv). Each rank forms Wᴴv and Vᴴv on a
+      // share of the rows, summed over the grid while the tile products run, and then
+      // corrects y on that share only, before the one sum of y: the corrections' O(N²·nb)
+      // were done whole on every rank, up to a third of the stage at nb = 64 on 2 ranks.
+      const int lo = j + 1 + static_cast<int>(static_cast<long>(len) * g.rank() / g.size());
+      const int hi = j + 1 + static_cast<int>(static_cast<long>(len) * (g.rank() + 1) / g.size());
+      std::fill(wv.begin(), wv.end(), T(0));  // a BLAS gemv with no rows leaves y as it is
+      blas::gemv('C', hi - lo, i, T(1), W.data() + lo, n, vfull + lo, 1, T(0), wv.data(), 1);
+      blas::gemv('C', hi - lo, i, T(1), V.data() + lo, n, vfull + lo, 1, T(0), wv.data() + i, 1);
+      MPI_Request pending = MPI_REQUEST_NULL;
+      if (g.size() > 1 && i > 0)
+        MPI_Iallreduce(MPI_IN_PLACE, wv.data(), 2 * i, mpi_type<T>(), MPI_SUM, g.comm(), &pending);
       std::fill(yrow.begin(), yrow.end(), T(0));
       std::fill(ycol.begin(), ycol.end(), T(0));
       local_hermitian_product(A, j + 1, gcol, vrow.data(), vcol.data(), yrow.data(), ycol.data());
-      T* ys = buf.data();  // reuse: [y(j+1:n), Wᴴv, Vᴴv]
-      std::fill(ys, ys + len + 2 * i, T(0));
+      T* ys = buf.data();  // reuse: y(j+1:n)
+      std::fill(ys, ys + len, T(0));
       for (int li = A.local_rows_before(j + 1); li < lr; ++li) ys[grow[li] - j - 1] += yrow[li];
       for (int c = A.local_cols_before(j + 1); c < lc; ++c) ys[gcol[c] - j - 1] += ycol[c];
-      const int lo = j + 1 + static_cast<int>(static_cast<long>(len) * g.rank() / g.size());
-      const int hi = j + 1 + static_cast<int>(static_cast<long>(len) * (g.rank() + 1) / g.size());
-      blas::gemv('C', hi - lo, i, T(1), W.data() + lo, n, vfull + lo, 1, T(0), ys + len, 1);
-      blas::gemv('C', hi - lo, i, T(1), V.data() + lo, n, vfull + lo, 1, T(0), ys + len + i, 1);
-      sum_over_grid(g, ys, len + 2 * i);
-      blas::gemv('N', len, i, T(-1), V.data() + j + 1, n, ys + len, 1, T(1), ys, 1);
-      blas::gemv('N', len, i, T(-1), W.data() + j + 1, n, ys + len + i, 1, T(1), ys, 1);
+      MPI_Wait(&pending, MPI_STATUS_IGNORE);
+      blas::gemv('N', hi - lo, i, T(-1), V.data() + lo, n, wv.data(), 1, T(1), ys + lo - j - 1, 1);
+      blas::gemv('N', hi - lo, i, T(-1), W.data() + lo, n, wv.data() + i, 1, T(1), ys + lo - j - 1,
+                 1);
+      sum_over_grid(g, ys, len);
 
       // As ?latrd: w = tau·y, then w += (−½·tau·wᴴv)·v.
       const T* v = vfull + j + 1;
