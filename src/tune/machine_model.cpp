@@ -76,8 +76,6 @@ constexpr double e_reduce_to_band = 0.75;
 constexpr double e_backtransform_band = 1.0;
 constexpr double e_scalapack_trd = 0.34;  // pdsytrd
 constexpr double e_scalapack_bt = 0.60;   // pdormtr
-// ScaLAPACK's MRRR path (p?syevr, nev < N): flops per N²·nev, fitted (N = 4000, nev = N/5).
-constexpr double mrrr_flops = 23;
 // Divide & conquer forms the vectors of the wanted part only: its cost falls to this
 // fraction of the whole at nev → 0.
 constexpr double dc_fixed_share = 0.25;
@@ -263,11 +261,12 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);
       break;
     case Solver::scalapack:
+      // With vectors tseig calls p?syevd, which forms all N pairs whatever nev (see
+      // scalapack_solver.cpp); without, p?syevr's values cost O(N²).
       stage("tridiagonalize",
             4.0 / 3 * n3 * flop_s / e_scalapack_trd + 2 * messages_per_column * n * latency);
-      stage("tridiagonal_solve", nev < n ? mrrr_flops * n * n * nev * flop_s * sig.vectors
-                                         : merges * flop_s / e_divide_conquer);
-      stage("backtransform", vectors * flop_s / e_scalapack_bt);
+      stage("tridiagonal_solve", sig.vectors ? 4.0 / 3 * n3 * flop_s / e_divide_conquer : 0.0);
+      stage("backtransform", sig.vectors ? 2 * n3 * flop_s / e_scalapack_bt : 0.0);
       break;
     default: {
       // The tile products read each rank's part of the trailing lower triangle once per
@@ -310,9 +309,9 @@ TuneChoice model_choice(const Signature& sig, int input_nb, const MachineRates& 
   TuneChoice best;
   best.source = ChoiceSource::model;
   best.seconds = std::numeric_limits<double>::infinity();
-  // Only tseig's own solvers: the model picks without measuring, and ScaLAPACK's MRRR
-  // path (p?syevr) loses orthogonality on some clustered spectra where divide & conquer
-  // does not. ScaLAPACK stays a candidate where choices are measured (SCF, tseig-tune).
+  // Only tseig's own solvers: the model picks without measuring, and ScaLAPACK's
+  // efficiencies are fitted on one machine only. ScaLAPACK stays a candidate where
+  // choices are measured (SCF, tseig-tune).
   for (Solver s : {Solver::one_stage, Solver::two_stage}) {
     const auto [nb, p] = best_blocking(s, sig, input_nb, rates);
     if (p.total < best.seconds) {

@@ -16,10 +16,9 @@ namespace tseig::tune {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
-// A solver the model predicts this much slower than the fastest is not tried. At 2 the
+// A solver the model predicts this much slower than the fastest is not tried (at 2 the
 // search tried ScaLAPACK where the model put it 1.36–1.86× behind and it ran 2.2–2.65×
-// behind (d, N = 1000 and 2000, the znver1-class VM): the model's ScaLAPACK efficiencies
-// are fitted on another machine and run optimistic there.
+// behind: d, N = 1000 and 2000, the znver1-class VM).
 constexpr double prune_factor = 1.5;
 // The first trial also pays for cold caches; it runs again when it came this close.
 constexpr double remeasure_within = 1.25;
