@@ -237,10 +237,10 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   };
   if (input_nb > 0 && input_nb != nb) {
     const double bytes = n * n * elem / p;
-    stage("redistribute",
-          bytes * (redistribute_memory_passes / rates.stream_gbs +
-                   (p > 1 ? redistribute_network_passes / rates.network_gbs : 0.0)) *
-              1e-9);
+    stage("redistribute", bytes *
+                              (redistribute_memory_passes / rates.stream_gbs +
+                               (p > 1 ? redistribute_network_passes / rates.network_gbs : 0.0)) *
+                              1e-9);
   }
   switch (solver) {
     case Solver::two_stage:
@@ -278,10 +278,8 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       const double products =
           ((visits - cached) / rates.symv_gbs + cached / cache_gbs) * elem * 1e-9;
       const double update_rate = 2 * nb / (2 * nb + rank_half_rate) * (64 + rank_half_rate) / 64;
-      const double cache_gbs_or_memory = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs
-                                                                  : rates.symv_gbs;
       const double column_updates =
-          panel_column_reads * n * n * nb * elem / sig.nprow / cache_gbs_or_memory * 1e-9;
+          panel_column_reads * n * n * nb * elem / sig.nprow / cache_gbs * 1e-9;
       stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update / update_rate +
                                   products + column_updates + messages_per_column * n * latency);
       stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);

@@ -68,8 +68,8 @@ void local_hermitian_product(const DistMatrix<T>& A, int s, const std::vector<in
       const int bs = std::min(nb, n - G);
       const int d0 = A.local_row(G) + (gcol[c] - G);
       rect_begin = A.local_row(G) + bs;
-      diagonal_tile_product(rect_begin - d0, &A.local(d0, c), lld, vcol + c, vrow + d0,
-                            yrow + d0, ycol + c);
+      diagonal_tile_product(rect_begin - d0, &A.local(d0, c), lld, vcol + c, vrow + d0, yrow + d0,
+                            ycol + c);
     }
     if (rect_begin < lr)
       hermitian_tile_product(lr - rect_begin, cend - c, &A.local(rect_begin, c), lld, vcol + c,
