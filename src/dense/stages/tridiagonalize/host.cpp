@@ -26,8 +26,8 @@ using R = real_t<T>;
 
 // The lower triangle (diagonal counted once) of the m×m diagonal tile `a`: halved
 // recursively, so all but strips of at most 16 columns go through the vectorized tile
-// product (the scalar loop over a whole nb × nb triangle cost up to a third of the
-// stage's time at nb = 64).
+// product (with a scalar loop over the whole nb × nb triangle the stage took 8 % longer,
+// N = 2000, nb = 64, one rank).
 template <class T>
 void diagonal_tile_product(int m, const T* a, int lda, const T* xcol, const T* xrow, T* yrow,
                            T* ycol) {
@@ -214,8 +214,8 @@ Tridiagonal<T> tridiagonalize(DistMatrix<T>& A) {
 
       // D. y = A(j+1:n, j+1:n)·v − V·(Wᴴv) − W·(Vᴴv). Each rank forms Wᴴv and Vᴴv on a
       // share of the rows, summed over the grid while the tile products run, and then
-      // corrects y on that share only, before the one sum of y: the corrections' O(N²·nb)
-      // were done whole on every rank, up to a third of the stage at nb = 64 on 2 ranks.
+      // corrects y on that share only, before the one sum of y: done whole on every
+      // rank, the corrections' O(N²·nb) did not shrink with the rank count.
       const int lo = j + 1 + static_cast<int>(static_cast<long>(len) * g.rank() / g.size());
       const int hi = j + 1 + static_cast<int>(static_cast<long>(len) * (g.rank() + 1) / g.size());
       std::fill(wv.begin(), wv.end(), T(0));  // a BLAS gemv with no rows leaves y as it is
