@@ -1,6 +1,7 @@
 // The sparse mode of tseig-solve. Timings are barrier to barrier around the method
 // call; the orthogonality max |XᴴX − I| is measured here on the returned vectors.
 #include "run_sparse.hpp"
+#include "sparse_matrix.hpp"
 #include "write_vectors.hpp"
 
 #include <algorithm>
@@ -16,8 +17,8 @@
 #include "core/json.hpp"
 #include "options.hpp"
 #include "tseig/error.hpp"
+#include "tseig/sparse/autotune.hpp"
 #include "tseig/sparse/chebfd.hpp"
-#include "tseig/sparse/generators.hpp"
 #include "tseig/sparse/kpm.hpp"
 #include "tseig/sparse/lobpcg.hpp"
 #include "tseig/sparse/matrix_market.hpp"
@@ -26,37 +27,6 @@ namespace tseig::cli {
 namespace {
 
 using namespace tseig::sparse;
-
-template <class T>
-Matrix<T> make_matrix(const SparseOptions& o, MPI_Comm comm, std::string& name) {
-  const auto [nx, ny, nz] = o.dims;
-  const std::string dims = std::to_string(nx) + "x" + std::to_string(ny);
-  switch (o.generator) {
-    case SparseGenerator::laplace3d:
-      name = "laplace3d " + dims + "x" + std::to_string(nz);
-      return laplacian_3d<T>(comm, nx, ny, nz);
-    case SparseGenerator::laplace2d:
-      name = "laplace2d " + dims;
-      return laplacian_2d_periodic<T>(comm, nx, ny);
-    case SparseGenerator::graphene:
-      name = "graphene " + dims;
-      return graphene<T>(comm, nx, ny);
-    case SparseGenerator::ti:
-      if constexpr (is_complex_v<T>) {
-        TopologicalInsulator model;
-        model.nx = nx, model.ny = ny, model.nz = nz;
-        model.disorder = o.disorder;
-        model.seed = o.seed;
-        name = "ti " + dims + "x" + std::to_string(nz);
-        return topological_insulator<T>(comm, model);
-      }
-      throw UsageError("--ti is complex Hermitian: use --type z or c");
-    case SparseGenerator::none:
-      break;
-  }
-  name = o.mtx;
-  return read_matrix_market<T>(comm, o.mtx, true);
-}
 
 template <class T>
 double orthogonality(const MultiVector<T>& x) {
@@ -118,9 +88,11 @@ void run_kpm(const SparseOptions& o, const Matrix<T>& a, double& seconds, std::o
 }
 
 template <class T>
-EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_Comm comm) {
+EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a,
+                               const SparseTuneParameters& tuned, MPI_Comm comm) {
   if (o.method == SparseMethod::lobpcg) {
     LobpcgOptions<T> l;
+    l.tune.rr_distributed_min = tuned.rr_distributed_min;
     l.nev = o.nev;
     l.which = o.largest ? Which::largest : Which::smallest;
     l.tol = o.tol;
@@ -137,6 +109,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a, MPI_C
     return lobpcg(LinearOperator<T>(a), LinearOperator<T>(s), l, p);
   }
   ChebfdOptions c;
+  c.tune.rr_distributed_min = tuned.rr_distributed_min;
   c.tol = o.tol;
   if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
   if (o.max_iterations) c.max_iterations = o.max_iterations;
@@ -174,22 +147,31 @@ const char* method_name(SparseMethod m) {
 template <class T>
 void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   std::string name;
-  const Matrix<T> a = make_matrix<T>(o, comm, name);
+  Matrix<T> a = make_sparse_matrix<T>(o, comm, name);
+  // The tuning cache's knobs for this matrix (tseig-tune), else the defaults.
+  const SparseTuneParameters tuned = tuned_parameters(a, {}, o.tune_file);
+  if (tuned.format != a.format() || tuned.format == SparseFormat::sell_c_sigma)
+    a = a.with_format(tuned);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   std::ostringstream head;
   head << "{\"mode\":\"sparse\",\"matrix\":" << json::string(name) << ",\"type\":\"" << o.type
-       << "\",\"n\":" << a.rows() << ",\"nonzeros\":" << a.nonzeros() << ",\"np\":" << ranks;
+       << "\",\"n\":" << a.rows() << ",\"nonzeros\":" << a.nonzeros() << ",\"np\":" << ranks
+       << ",\"format\":\"" << format_label(tuned)
+       << "\",\"rr_distributed_min\":" << tuned.rr_distributed_min;
   if (rank == 0 && !o.json)
     out << "tseig-solve (sparse): " << name << ", n = " << a.rows() << ", " << a.nonzeros()
-        << " nonzeros, " << ranks << " rank(s)\n";
+        << " nonzeros, " << ranks << " rank(s)\n"
+        << "storage " << format_label(tuned) << ", Rayleigh-Ritz on the grid from order "
+        << tuned.rr_distributed_min << (tuned == SparseTuneParameters{} ? " (defaults)" : " (tuned)")
+        << "\n";
   double seconds = 0;
   if (o.method == SparseMethod::kpm) return run_kpm(o, a, seconds, out, head.str());
 
   MPI_Barrier(comm);
   const double t0 = MPI_Wtime();
-  const EigenResult<T> r = run_eigensolver(o, a, comm);
+  const EigenResult<T> r = run_eigensolver(o, a, tuned, comm);
   MPI_Barrier(comm);
   seconds = MPI_Wtime() - t0;
   const double orth = o.b_path.empty() ? orthogonality(r.eigenvectors) : -1;

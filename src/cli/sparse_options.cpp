@@ -126,6 +126,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.vectors = parse_int(flag, value(), 1);
     } else if (flag == "--dos-points") {
       o.dos_points = parse_int(flag, value(), 2);
+    } else if (flag == "--tune-file") {
+      o.tune_file = value();
     } else if (flag == "--json") {
       o.json = true;
     } else if (flag == "--out-values") {
@@ -192,6 +194,9 @@ Methods (default --kpm):
                       for LOBPCG, 8 for ChebFD)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
+  --tune-file FILE    tuning cache with this matrix's measured storage format and
+                      Rayleigh-Ritz threshold (tseig-tune with the same matrix
+                      options writes it); default $TSEIG_TUNE_FILE
   --json              one JSON object on stdout (KPM: with the DOS grid; plot it
                       with scripts/plot_dos.py FILE.json FILE.png)
   --out-values FILE   the eigenvalues, one per line

@@ -5,6 +5,10 @@
 // block size, bandwidth and WY width; the table lists every trial.
 //
 //   mpiexec -n 2 tseig-tune --n 2000,4000 --nev-frac 1,0.2,0.05 --type d,z --tune-file F
+//
+// With a sparse matrix (tseig-solve's sparse options) it tunes the sparse layer instead:
+//
+//   mpiexec -n 2 tseig-tune --laplace3d 64 --lobpcg --nev 16 --tune-file F
 #include <mpi.h>
 
 #include <cstdio>
@@ -14,6 +18,8 @@
 #include <vector>
 
 #include "cli/parse_number.hpp"
+#include "cli/sparse_options.hpp"
+#include "cli/tune_sparse.hpp"
 #include "tseig/tseig.hpp"
 #include "tune/candidate.hpp"
 #include "tune/machine_model.hpp"
@@ -38,7 +44,15 @@ const char* usage =
     "Measures the candidates of the autotuner for each problem (random Hermitian, on all\n"
     "ranks in the most square grid) and stores the best in the tuning cache\n"
     "(--tune-file, else $TSEIG_TUNE_FILE, else ./tseig-tune.json). --model measures\n"
-    "nothing: it prints this machine's rates and the model's stage times instead.\n";
+    "nothing: it prints this machine's rates and the model's stage times instead.\n"
+    "\n"
+    "tseig-tune SPARSE-MATRIX [METHOD] [--seconds S] [--rr-orders N,N,...|none]\n"
+    "                  [--tune-file PATH]\n"
+    "With tseig-solve's sparse matrix and method options (tseig-solve --help) it times\n"
+    "the storage formats (CRS, SELL-C-sigma) with the method's kernel and block width\n"
+    "(S seconds each, default 0.2) and the projected eigenproblems of the given orders\n"
+    "(default 200,400,800,1600) on one rank and on the grid, and stores the best format\n"
+    "and Rayleigh-Ritz threshold for tseig-solve runs on a matrix like it.\n";
 
 using tseig::cli::UsageError;
 
@@ -151,6 +165,11 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
   try {
+    if (tseig::cli::is_sparse_invocation(argc, argv)) {
+      tseig::cli::tune_sparse(argc, argv, MPI_COMM_WORLD);
+      MPI_Finalize();
+      return 0;
+    }
     const TuneOptions o = parse(argc, argv);
     const tseig::Grid g(MPI_COMM_WORLD, 0, 0);
     for (char t : o.types)

@@ -76,6 +76,47 @@ void split_units(int units, F reads_halo, UnitRanges& interior, UnitRanges& boun
   }
 }
 
+/// Whether SELL-C-σ's C and σ are unusable (checked on every rank: the same verdict).
+bool bad_sell(const SparseTuneParameters& tune) {
+  return tune.format == SparseFormat::sell_c_sigma &&
+         (tune.sell_chunk < 1 || tune.sell_sigma < tune.sell_chunk ||
+          tune.sell_sigma % tune.sell_chunk != 0);
+}
+
+/// d's local storage in tune's format from `crs` (local column indices), with the
+/// units split by whether they read the halo.
+template <class T>
+void store_rows(MatrixData<T>& d, CrsStorage<T>&& crs, const SparseTuneParameters& tune) {
+  const int rows = crs.rows();
+  d.format = tune.format;
+  d.crs = {};
+  d.sell = {};
+  d.interior.clear();
+  d.boundary.clear();
+  std::vector<char> reads_halo(rows, 0);
+  for (int i = 0; i < rows; ++i)
+    for (auto k = crs.row_ptr[i]; k < crs.row_ptr[i + 1]; ++k)
+      if (crs.col[k] >= d.local_rows) reads_halo[i] = 1;
+  if (d.format == SparseFormat::crs) {
+    split_units(
+        rows, [&](int i) { return reads_halo[i] != 0; }, d.interior, d.boundary);
+    d.crs = std::move(crs);
+    return;
+  }
+  d.sell = make_sell(crs, tune.sell_chunk, tune.sell_sigma);
+  const int c = tune.sell_chunk;
+  split_units(
+      d.sell.chunks(),
+      [&](int chunk) {
+        for (int r = 0; r < c; ++r) {
+          const int i = d.sell.row[chunk * c + r];
+          if (i >= 0 && reads_halo[i]) return true;
+        }
+        return false;
+      },
+      d.interior, d.boundary);
+}
+
 }  // namespace
 
 template <class T>
@@ -87,17 +128,13 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
                problem.find("NaN") != std::string::npos ? ErrorCode::not_finite
                                                         : ErrorCode::invalid_argument,
                problem);
-  const bool bad_tune = tune.format == SparseFormat::sell_c_sigma &&
-                        (tune.sell_chunk < 1 || tune.sell_sigma < tune.sell_chunk ||
-                         tune.sell_sigma % tune.sell_chunk != 0);
-  raise_if_any(comm, bad_tune, ErrorCode::invalid_argument,
+  raise_if_any(comm, bad_sell(tune), ErrorCode::invalid_argument,
                "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
 
   auto d = std::make_shared<MatrixData<T>>();
   int me = 0;
   MPI_Comm_rank(comm, &me);
   d->comm = comm;
-  d->format = tune.format;
   const std::size_t rows = row_ptr.size() - 1;
   d->partition = partition_from_counts(comm, static_cast<std::int64_t>(rows));
   raise_if_any(comm, d->partition.rows() != n, ErrorCode::invalid_argument,
@@ -142,29 +179,20 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
   d->local_nonzeros = static_cast<std::int64_t>(crs.col.size());
   MPI_Allreduce(&d->local_nonzeros, &d->nonzeros, 1, MPI_INT64_T, MPI_SUM, comm);
 
-  std::vector<char> reads_halo(rows, 0);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (auto k = crs.row_ptr[i]; k < crs.row_ptr[i + 1]; ++k)
-      if (crs.col[k] >= d->local_rows) reads_halo[i] = 1;
-  if (d->format == SparseFormat::crs) {
-    split_units(
-        d->local_rows, [&](int i) { return reads_halo[i] != 0; }, d->interior, d->boundary);
-    d->crs = std::move(crs);
-  } else {
-    d->sell = make_sell(crs, tune.sell_chunk, tune.sell_sigma);
-    const int c = tune.sell_chunk;
-    split_units(
-        d->sell.chunks(),
-        [&](int chunk) {
-          for (int r = 0; r < c; ++r) {
-            const int i = d->sell.row[chunk * c + r];
-            if (i >= 0 && reads_halo[i]) return true;
-          }
-          return false;
-        },
-        d->interior, d->boundary);
-  }
+  store_rows(*d, std::move(crs), tune);
   data_ = std::move(d);
+}
+
+template <class T>
+Matrix<T> Matrix<T>::with_format(const SparseTuneParameters& tune) const {
+  raise_if_any(comm(), bad_sell(tune), ErrorCode::invalid_argument,
+               "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
+  auto d = std::make_shared<MatrixData<T>>(*data_);
+  store_rows(*d, d->format == SparseFormat::crs ? CrsStorage<T>(data_->crs) : to_crs(data_->sell),
+             tune);
+  Matrix<T> out = *this;
+  out.data_ = std::move(d);
+  return out;
 }
 
 template <class T>

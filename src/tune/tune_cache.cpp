@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -69,6 +70,16 @@ std::string broadcast(MPI_Comm comm, std::string s) {
   return s;
 }
 
+// The measured choice of one entry; Error(io_error) when it has none or it does not parse.
+TuneChoice entry_choice(const JsonValue& entry, const std::string& key) {
+  const JsonValue* choice = entry.find("choice");
+  if (!choice) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
+  TuneChoice c = choice_from_json(*choice);
+  c.source = ChoiceSource::cache;
+  c.seconds = entry.number_or("seconds", 0);
+  return c;
+}
+
 }  // namespace
 
 std::string cache_path(const std::string& option) {
@@ -81,25 +92,23 @@ std::optional<TuneChoice> find_in_cache_text(const std::string& text, const std:
   const JsonValue doc = parse_cache(text);
   const JsonValue* entry = doc.find("entries")->find(key);
   if (!entry) return std::nullopt;
-  const JsonValue* choice = entry->find("choice");
-  if (!choice) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
-  TuneChoice c = choice_from_json(*choice);
-  c.source = ChoiceSource::cache;
-  c.seconds = entry->number_or("seconds", 0);
-  return c;
+  return entry_choice(*entry, key);
 }
 
-std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
-                                       const Signature& sig) {
+std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& path,
+                                            const std::string& key,
+                                            const std::function<void(const JsonValue&)>& check) {
   if (path.empty()) return std::nullopt;
-  std::string found;  // the choice as JSON plus its seconds, on rank 0
+  std::string found;  // the entry as JSON, on rank 0
   if (rank_of(comm) == 0) {
     std::string text;
     if (read_text(path, text)) {
       try {
-        if (auto c = find_in_cache_text(text, sig.key()))
-          found =
-              "{\"choice\":" + choice_json(*c) + ",\"seconds\":" + json::number(c->seconds) + "}";
+        const JsonValue doc = parse_cache(text);
+        if (const JsonValue* entry = doc.find("entries")->find(key)) {
+          check(*entry);
+          found = entry->dump();
+        }
       } catch (const Error& e) {
         warn_once(path, e.what());
       }
@@ -107,15 +116,19 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
   }
   found = broadcast(comm, found);
   if (found.empty()) return std::nullopt;
-  const JsonValue v = JsonValue::parse(found);
-  TuneChoice c = choice_from_json(*v.find("choice"));
-  c.source = ChoiceSource::cache;
-  c.seconds = v.number_or("seconds", 0);
-  return c;
+  return JsonValue::parse(found);
 }
 
-bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
-                 const TuneChoice& choice, const std::string& by) {
+std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
+                                       const Signature& sig) {
+  const auto entry = cache_lookup_entry(
+      comm, path, sig.key(), [&](const JsonValue& e) { (void)entry_choice(e, sig.key()); });
+  if (!entry) return std::nullopt;
+  return entry_choice(*entry, sig.key());
+}
+
+bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
+                       const std::string& entry) {
   int ok = 1;
   if (rank_of(comm) == 0) {
     // Keep the other entries of a valid file; a corrupt or foreign one is replaced.
@@ -131,9 +144,7 @@ bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
         warn_once(path, std::string(e.what()) + " (it is rewritten)");
       }
     }
-    entries[sig.key()] = "{\"signature\":" + sig.json() + ",\"choice\":" + choice_json(choice) +
-                         ",\"seconds\":" + json::number(choice.seconds, "%.4g") +
-                         ",\"by\":" + json::string(by) + "}";
+    entries[key] = entry;
     std::string out = "{\"tseig_tune_format\":" + std::to_string(cache_format) + ",\"entries\":{";
     bool first = true;
     for (const auto& [k, v] : entries) {
@@ -153,6 +164,14 @@ bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   return ok != 0;
+}
+
+bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
+                 const TuneChoice& choice, const std::string& by) {
+  return cache_store_entry(comm, path, sig.key(),
+                           "{\"signature\":" + sig.json() + ",\"choice\":" + choice_json(choice) +
+                               ",\"seconds\":" + json::number(choice.seconds, "%.4g") +
+                               ",\"by\":" + json::string(by) + "}");
 }
 
 }  // namespace tseig::tune

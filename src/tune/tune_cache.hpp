@@ -7,10 +7,12 @@
 // renamed over the old one, so a reader never sees half a file.
 #include <mpi.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "tseig/eigensolver.hpp"
+#include "tune/json_value.hpp"
 #include "tune/signature.hpp"
 
 namespace tseig::tune {
@@ -30,6 +32,18 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
 /// after one warning, when the file cannot be written.
 bool cache_store(MPI_Comm comm, const std::string& path, const Signature& sig,
                  const TuneChoice& choice, const std::string& by);
+
+/// Collective: the entry stored under `key`, after `check` (run on rank 0; it throws
+/// Error for an entry it cannot use) accepted it; nullopt when there is none, or, after
+/// one warning, when the file or the entry is unusable. For the dense and sparse tuners.
+std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& path,
+                                            const std::string& key,
+                                            const std::function<void(const JsonValue&)>& check);
+
+/// Collective: stores the JSON object `entry` under `key`, keeping the other entries.
+/// Returns false on every rank, after one warning, when the file cannot be written.
+bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
+                       const std::string& entry);
 
 /// Rank-local parsing of a cache text, for the readers above and the fuzz target:
 /// the entry of `key`, nullopt when absent; Error(io_error) when the text is malformed.

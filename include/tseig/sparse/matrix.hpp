@@ -32,6 +32,11 @@ class Matrix {
          std::span<const std::int64_t> cols, std::span<const T> values,
          const SparseTuneParameters& tune = {});
 
+  /// The same matrix (same rows, halo plan and results up to rounding order) stored in
+  /// tune's format: how a tuned or GPU-bound format is adopted without rebuilding the
+  /// matrix from the caller's arrays. Collective (a bad C or σ raises on every rank).
+  Matrix with_format(const SparseTuneParameters& tune) const;
+
   MPI_Comm comm() const;
   std::int64_t rows() const;      ///< global order n
   std::int64_t nonzeros() const;  ///< global number of stored entries

@@ -22,6 +22,8 @@ SellStorage<T> make_sell(const CrsStorage<T>& crs, int chunk, int sigma) {
   }
   SellStorage<T> s;
   s.chunk = chunk;
+  s.length.resize(n);
+  for (int i = 0; i < n; ++i) s.length[i] = length(i);
   const int chunks = (n + chunk - 1) / chunk;
   s.chunk_ptr.assign(chunks + 1, 0);
   s.width.assign(chunks, 0);
@@ -54,7 +56,30 @@ SellStorage<T> make_sell(const CrsStorage<T>& crs, int chunk, int sigma) {
   return s;
 }
 
-#define TSEIG_INSTANTIATE(T) template SellStorage<T> make_sell(const CrsStorage<T>&, int, int);
+template <class T>
+CrsStorage<T> to_crs(const SellStorage<T>& sell) {
+  const int n = static_cast<int>(sell.length.size()), c = sell.chunk;
+  CrsStorage<T> crs;
+  crs.row_ptr.assign(n + 1, 0);
+  for (int i = 0; i < n; ++i) crs.row_ptr[i + 1] = crs.row_ptr[i] + sell.length[i];
+  crs.col.resize(crs.row_ptr[n]);
+  crs.val.resize(crs.row_ptr[n]);
+  for (int k = 0; k < sell.chunks(); ++k)
+    for (int r = 0; r < c; ++r) {
+      const int i = sell.row[static_cast<std::size_t>(k) * c + r];
+      if (i < 0) continue;
+      for (int j = 0; j < sell.length[i]; ++j) {
+        const std::int64_t slot = sell.chunk_ptr[k] + static_cast<std::int64_t>(j) * c + r;
+        crs.col[crs.row_ptr[i] + j] = sell.col[slot];
+        crs.val[crs.row_ptr[i] + j] = sell.val[slot];
+      }
+    }
+  return crs;
+}
+
+#define TSEIG_INSTANTIATE(T)                                                  \
+  template SellStorage<T> make_sell(const CrsStorage<T>&, int, int); \
+  template CrsStorage<T> to_crs(const SellStorage<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -17,6 +17,7 @@ struct SellStorage {
   std::vector<std::int32_t> row;        // local row of each chunk slot, −1 for padding
   std::vector<std::int32_t> col;        // entry (chunk, j, r) at chunk_ptr[c] + j·C + r
   std::vector<T> val;
+  std::vector<std::int32_t> length;     // entries of each local row (the rest is padding)
 
   int chunks() const { return static_cast<int>(width.size()); }
 };
@@ -24,5 +25,9 @@ struct SellStorage {
 /// SELL-C-σ copy of `crs` with chunk height C and sorting window σ (a multiple of C).
 template <class T>
 SellStorage<T> make_sell(const CrsStorage<T>& crs, int chunk, int sigma);
+
+/// The CRS rows back (without padding), for a change of format.
+template <class T>
+CrsStorage<T> to_crs(const SellStorage<T>& sell);
 
 }  // namespace tseig::sparse

@@ -1,0 +1,214 @@
+// The sparse tuner (see tseig/sparse/autotune.hpp). Formats are compared by the kernel the
+// solver runs, on the caller's matrix and block width, each the best of repetitions;
+// a SELL-C-σ candidate replaces CRS only when it is faster by more than the timing
+// noise. The Rayleigh–Ritz threshold is the smallest timed order from which the grid
+// solve is faster at that order and every larger one timed.
+#include "tseig/sparse/autotune.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/instantiate.hpp"
+#include "core/json.hpp"
+#include "sparse/random.hpp"
+#include "sparse/solvers/rayleigh_ritz.hpp"
+#include "tseig/error.hpp"
+#include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/multivector.hpp"
+#include "tune/sparse_choice.hpp"
+#include "tune/tune_cache.hpp"
+
+namespace tseig::sparse {
+
+namespace {
+
+// A SELL candidate must beat CRS by this factor: smaller gains are within the noise of
+// a best-of-repetitions time, and CRS is the documented default.
+constexpr double switch_margin = 0.97;
+
+/// Best time of f() over repetitions filling `seconds` (at least two), slowest rank's.
+template <class F>
+double best_time(MPI_Comm comm, double seconds, F&& f) {
+  double best = std::numeric_limits<double>::infinity(), spent = 0;
+  for (int r = 0; r < 2 || spent < seconds; ++r) {
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    f();
+    double t = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
+    best = std::min(best, t);
+    spent += t;
+  }
+  return best;
+}
+
+template <class T>
+double time_kernel(const Matrix<T>& a, const SparseAutotuneOptions& o) {
+  const int nb = o.block_width;
+  MultiVector<T> x(a.vector_layout(), nb), y(a.vector_layout(), nb), z(a.vector_layout(), nb);
+  x.fill_random(1);
+  y.fill_random(2);
+  std::vector<T> d1(nb), d2(nb);
+  // Scaled so that repeated applications stay far from overflow.
+  const T alpha(0.25), beta(0.5), small(1e-3);
+  return best_time(a.comm(), o.seconds, [&] {
+    switch (o.kernel) {
+      case TunedKernel::spmmv:
+        return spmmv(a, x, y);
+      case TunedKernel::aug_spmmv:
+        return aug_spmmv(a, alpha, beta, x, small, y, std::span<T>(d1), std::span<T>(d2));
+      case TunedKernel::chebfd_op:
+        return chebfd_op(a, alpha, beta, x, y, small, z, std::span<T>(d1), std::span<T>(d2));
+    }
+  });
+}
+
+/// A random Hermitian n × n matrix, the same on every rank.
+template <class T>
+std::vector<T> random_projected(int n) {
+  std::vector<T> m(static_cast<std::size_t>(n) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i <= j; ++i) {
+      const double re = random_unit(random_bits(7, i, j)) - 0.5;
+      T v;
+      if constexpr (is_complex_v<T>)
+        v = T(re, i == j ? 0.0 : random_unit(random_bits(8, i, j)) - 0.5);
+      else
+        v = T(re);
+      m[i + static_cast<std::size_t>(j) * n] = v;
+      if constexpr (is_complex_v<T>)
+        m[j + static_cast<std::size_t>(i) * n] = std::conj(v);
+      else
+        m[j + static_cast<std::size_t>(i) * n] = v;
+    }
+  return m;
+}
+
+template <class T>
+double time_projected(MPI_Comm comm, int n, bool grid, double seconds) {
+  const std::vector<T> m = random_projected<T>(n);
+  SparseTuneParameters t;
+  t.rr_distributed_min = grid ? n : n + 1;
+  return best_time(comm, seconds, [&] {
+    SolverTimes times;
+    double part = 0;
+    (void)detail::projected_eigen(comm, n, m, {}, t, times, part);
+  });
+}
+
+void check_options(MPI_Comm comm, const SparseAutotuneOptions& o) {
+  bool bad = o.block_width < 1 || !(o.seconds >= 0) ||
+             !std::is_sorted(o.rr_orders.begin(), o.rr_orders.end());
+  for (const auto& [c, s] : o.sell_candidates) bad |= c < 1 || s < c || s % c != 0;
+  for (int n : o.rr_orders) bad |= n < 1;
+  raise_if_any(comm, bad, ErrorCode::invalid_argument,
+               "sparse autotune: block_width >= 1, seconds >= 0, SELL candidates with C >= 1 "
+               "and σ a multiple of C, rr_orders ascending and positive");
+}
+
+template <class T>
+tune::SparseSignature signature_of(const Matrix<T>& a) {
+  int ranks = 1;
+  MPI_Comm_size(a.comm(), &ranks);
+  return tune::make_sparse_signature(type_letter<T>(), a.rows(), a.nonzeros(), ranks);
+}
+
+}  // namespace
+
+const char* to_string(TunedKernel k) {
+  switch (k) {
+    case TunedKernel::spmmv:
+      return "spmmv";
+    case TunedKernel::aug_spmmv:
+      return "aug_spmmv";
+    default:
+      return "chebfd_op";
+  }
+}
+
+std::string format_label(const SparseTuneParameters& t) {
+  if (t.format == SparseFormat::crs) return "crs";
+  return "sell-" + std::to_string(t.sell_chunk) + "-" + std::to_string(t.sell_sigma);
+}
+
+template <class T>
+SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o) {
+  check_options(a.comm(), o);
+  SparseAutotuneResult r;
+  SparseTuneParameters crs;
+  const Matrix<T> base = a.with_format(crs);
+  const double crs_seconds = time_kernel(base, o);
+  r.trials.push_back({"crs", crs_seconds});
+  double best = crs_seconds * switch_margin;
+  for (const auto& [c, s] : o.sell_candidates) {
+    SparseTuneParameters t;
+    t.format = SparseFormat::sell_c_sigma;
+    t.sell_chunk = c;
+    t.sell_sigma = s;
+    const double seconds = time_kernel(base.with_format(t), o);
+    r.trials.push_back({format_label(t), seconds});
+    if (seconds < best) {
+      best = seconds;
+      r.best.format = t.format;
+      r.best.sell_chunk = c;
+      r.best.sell_sigma = s;
+    }
+  }
+
+  if (!o.rr_orders.empty()) {
+    std::vector<bool> grid_wins;
+    for (int n : o.rr_orders) {
+      const double local = time_projected<T>(a.comm(), n, false, o.seconds);
+      const double grid = time_projected<T>(a.comm(), n, true, o.seconds);
+      r.trials.push_back({"rr " + std::to_string(n) + " one rank", local});
+      r.trials.push_back({"rr " + std::to_string(n) + " grid", grid});
+      grid_wins.push_back(grid < local);
+    }
+    // None won: no measurement says the grid pays below twice the largest order timed.
+    std::size_t k = grid_wins.size();
+    while (k > 0 && grid_wins[k - 1]) --k;
+    r.best.rr_distributed_min =
+        k < grid_wins.size() ? o.rr_orders[k] : 2 * o.rr_orders.back();
+  }
+
+  const std::string path = tune::cache_path(o.tune_file);
+  if (!path.empty()) {
+    const tune::SparseSignature sig = signature_of(a);
+    std::string trials = "[";
+    for (const auto& t : r.trials)
+      trials += (trials.size() > 1 ? ",{\"what\":\"" : "{\"what\":\"") + t.what +
+                "\",\"seconds\":" + json::number(t.seconds, "%.4g") + "}";
+    const std::string entry =
+        "{\"signature\":" + sig.json() + ",\"choice\":" + tune::sparse_choice_json(r.best) +
+        ",\"kernel\":\"" + to_string(o.kernel) + "\"" +
+        ",\"block_width\":" + std::to_string(o.block_width) + ",\"trials\":" + trials +
+        "],\"by\":\"sparse autotune\"}";
+    if (tune::cache_store_entry(a.comm(), path, sig.key(), entry)) r.stored_in = path;
+  }
+  return r;
+}
+
+template <class T>
+SparseTuneParameters tuned_parameters(const Matrix<T>& a, const SparseTuneParameters& user,
+                                      const std::string& tune_file) {
+  const std::string path = tune::cache_path(tune_file);
+  const std::string key = signature_of(a).key();
+  const auto entry = tune::cache_lookup_entry(a.comm(), path, key, [&](const tune::JsonValue& e) {
+    const tune::JsonValue* c = e.find("choice");
+    if (!c) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
+    (void)tune::sparse_choice_from_json(*c);
+  });
+  if (!entry) return user;
+  return tune::merged(user, tune::sparse_choice_from_json(*entry->find("choice")));
+}
+
+#define TSEIG_INSTANTIATE(T)                                                                \
+  template TSEIG_API SparseAutotuneResult autotune(const Matrix<T>&,                        \
+                                                   const SparseAutotuneOptions&);           \
+  template TSEIG_API SparseTuneParameters tuned_parameters(                                 \
+      const Matrix<T>&, const SparseTuneParameters&, const std::string&);
+TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
+#undef TSEIG_INSTANTIATE
+
+}  // namespace tseig::sparse

@@ -1,0 +1,97 @@
+// Sparse tuner cache entries (see sparse_choice.hpp).
+#include "tune/sparse_choice.hpp"
+
+#include <cmath>
+
+#include "core/json.hpp"
+#include "tseig/error.hpp"
+#include "tseig/version.hpp"
+#include "tune/signature.hpp"
+
+namespace tseig::tune {
+
+int SparseSignature::n_bucket() const {
+  return n <= 1 ? 0 : static_cast<int>(std::lround(2 * std::log2(static_cast<double>(n))));
+}
+
+int SparseSignature::density_bucket() const {
+  if (n <= 0 || nonzeros <= 0) return 0;
+  return static_cast<int>(std::lround(2 * std::log2(static_cast<double>(nonzeros) / n)));
+}
+
+std::string SparseSignature::key() const {
+  return std::string("sparse/") + type + "/n" + std::to_string(n_bucket()) + "/nnz" +
+         std::to_string(density_bucket()) + "/np" + std::to_string(ranks) + "/" + backend + "/" +
+         device + "/" + cpu + "/" + blas + "/" + version;
+}
+
+std::string SparseSignature::json() const {
+  return std::string("{\"type\":\"") + type + "\",\"n\":" + std::to_string(n) +
+         ",\"nonzeros\":" + std::to_string(nonzeros) + ",\"n_bucket\":" +
+         std::to_string(n_bucket()) + ",\"density_bucket\":" + std::to_string(density_bucket()) +
+         ",\"ranks\":" + std::to_string(ranks) + ",\"backend\":" + json::string(backend) +
+         ",\"device\":" + json::string(device) + ",\"cpu\":" + json::string(cpu) +
+         ",\"blas\":" + json::string(blas) + ",\"version\":" + json::string(version) + "}";
+}
+
+SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros,
+                                      int ranks) {
+  SparseSignature s;
+  s.type = type;
+  s.n = n;
+  s.nonzeros = nonzeros;
+  s.ranks = ranks;
+  s.cpu = cpu_model();
+  s.blas = blas_name();
+  s.version = TSEIG_VERSION_STRING;
+  return s;
+}
+
+std::string sparse_choice_json(const sparse::SparseTuneParameters& t) {
+  return std::string("{\"format\":\"") +
+         (t.format == sparse::SparseFormat::crs ? "crs" : "sell_c_sigma") +
+         "\",\"sell_chunk\":" + std::to_string(t.sell_chunk) +
+         ",\"sell_sigma\":" + std::to_string(t.sell_sigma) +
+         ",\"rr_distributed_min\":" + std::to_string(t.rr_distributed_min) + "}";
+}
+
+sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
+  auto number = [&](const std::string& key) {
+    const JsonValue* x = v.find(key);
+    if (!x || !x->is(JsonValue::Kind::number) || x->number() < 1 || x->number() > 1 << 30 ||
+        x->number() != static_cast<int>(x->number()))
+      throw Error(ErrorCode::io_error, "sparse tuning choice: '" + key + "' missing or out of range");
+    return static_cast<int>(x->number());
+  };
+  sparse::SparseTuneParameters t;
+  const std::string format = v.string_or("format", "");
+  if (format == "crs")
+    t.format = sparse::SparseFormat::crs;
+  else if (format == "sell_c_sigma")
+    t.format = sparse::SparseFormat::sell_c_sigma;
+  else
+    throw Error(ErrorCode::io_error, "sparse tuning choice: 'format' missing or unknown");
+  t.sell_chunk = number("sell_chunk");
+  t.sell_sigma = number("sell_sigma");
+  t.rr_distributed_min = number("rr_distributed_min");
+  if (t.sell_sigma % t.sell_chunk != 0)
+    throw Error(ErrorCode::io_error, "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
+  return t;
+}
+
+sparse::SparseTuneParameters merged(const sparse::SparseTuneParameters& user,
+                                    const sparse::SparseTuneParameters& tuned) {
+  const sparse::SparseTuneParameters d;
+  sparse::SparseTuneParameters out = user;
+  if (user.format == d.format && user.sell_chunk == d.sell_chunk &&
+      user.sell_sigma == d.sell_sigma) {
+    out.format = tuned.format;
+    out.sell_chunk = tuned.sell_chunk;
+    out.sell_sigma = tuned.sell_sigma;
+  }
+  if (user.rr_distributed_min == d.rr_distributed_min)
+    out.rr_distributed_min = tuned.rr_distributed_min;
+  return out;
+}
+
+}  // namespace tseig::tune
