@@ -7,6 +7,8 @@
 !   call a%lobpcg(nev, tol, found, w, residuals, error)
 !   call a%chebfd(lower, upper, tol, found, w, residuals, error)
 !   call a%set("block_width", 4, error)   ! also chebfd_degree, chebfd_max_degree, chebfd_subspace
+!   call a%use_tuning("tseig-tune.json", found, error)   ! a cached format, RR threshold
+!   call a%autotune(TSEIG_KERNEL_SPMMV, 16, "tseig-tune.json", error)   ! measure, store, use
 !   call a%destroy(error)
 !
 ! ia(local_rows + 1) and ja are 1-based CSR arrays (global column indices) as in Fortran
@@ -19,6 +21,9 @@ module tseig_sparse
   private
 
   integer, parameter, public :: TSEIG_ERROR_NOT_CONVERGED = 12
+  ! The kernel autotune times the storage formats with (tseig_sparse_autotune).
+  integer, parameter, public :: TSEIG_KERNEL_SPMMV = 0, TSEIG_KERNEL_AUG_SPMMV = 1, &
+    TSEIG_KERNEL_CHEBFD_OP = 2
 
   type, public :: tseig_sparse_t
     type(c_ptr) :: handle = c_null_ptr
@@ -30,6 +35,8 @@ module tseig_sparse
     procedure :: lobpcg => sparse_lobpcg
     procedure :: chebfd => sparse_chebfd
     procedure :: set => sparse_set_int
+    procedure :: autotune => sparse_autotune
+    procedure :: use_tuning => sparse_use_tuning
   end type
 
   interface
@@ -86,6 +93,19 @@ module tseig_sparse
       type(c_ptr), value :: a
       character(kind=c_char), intent(in) :: name(*)
       integer(c_int), value :: value
+    end function
+    integer(c_int) function c_autotune(a, kernel, block_width, file) &
+        bind(C, name="tseig_sparse_autotune")
+      import :: c_ptr, c_char, c_int
+      type(c_ptr), value :: a
+      integer(c_int), value :: kernel, block_width
+      character(kind=c_char), intent(in) :: file(*)
+    end function
+    integer(c_int) function c_use_tuning(a, file, found) bind(C, name="tseig_sparse_use_tuning")
+      import :: c_ptr, c_char, c_int
+      type(c_ptr), value :: a
+      character(kind=c_char), intent(in) :: file(*)
+      integer(c_int), intent(out) :: found
     end function
     type(c_ptr) function c_error_message() bind(C, name="tseig_sparse_error_message")
       import :: c_ptr
@@ -205,6 +225,31 @@ contains
     integer, intent(out), optional :: error
     call finish(c_set_int(self%handle, trim(name)//c_null_char, int(value, c_int)), &
         "set "//name, error)
+  end subroutine
+
+  !> Times the storage formats with `kernel` (TSEIG_KERNEL_*) on blocks of block_width
+  !> columns and the Rayleigh-Ritz threshold, stores them in tune_file ("" :
+  !> $TSEIG_TUNE_FILE) and uses them for this matrix (tseig_sparse_autotune).
+  subroutine sparse_autotune(self, kernel, block_width, tune_file, error)
+    class(tseig_sparse_t), intent(inout) :: self
+    integer, intent(in) :: kernel, block_width
+    character(len=*), intent(in) :: tune_file
+    integer, intent(out), optional :: error
+    call finish(c_autotune(self%handle, int(kernel, c_int), int(block_width, c_int), &
+        trim(tune_file)//c_null_char), "autotune", error)
+  end subroutine
+
+  !> Uses the tuning cache's measurement for a matrix like this one, if tune_file ("" :
+  !> $TSEIG_TUNE_FILE) has one (found = .true.).
+  subroutine sparse_use_tuning(self, tune_file, found, error)
+    class(tseig_sparse_t), intent(inout) :: self
+    character(len=*), intent(in) :: tune_file
+    logical, intent(out) :: found
+    integer, intent(out), optional :: error
+    integer(c_int) :: f
+    f = 0
+    call finish(c_use_tuning(self%handle, trim(tune_file)//c_null_char, f), "use_tuning", error)
+    found = f /= 0
   end subroutine
 
 end module tseig_sparse

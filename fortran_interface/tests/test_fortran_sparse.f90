@@ -14,11 +14,18 @@ program test_fortran_sparse
   integer, allocatable :: ia(:), ja(:)
   real(c_double), allocatable :: val(:)
   real(c_double) :: count, count_error, w(16), res(16)
+  character(len=64) :: tune_file
+  logical :: tuned
+  integer :: unit, pid
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, size_, ierr)
   failures = 0
+  pid = 0
+  if (rank == 0) pid = getpid()
+  call MPI_Bcast(pid, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  write (tune_file, '(a,i0,a)') "/tmp/tseig_fortran_tune_", pid, ".json"
   first = n * rank / size_ + 1
   rows = n * (rank + 1) / size_ - first + 1
   call laplacian(.false.)
@@ -50,6 +57,19 @@ program test_fortran_sparse
   call check(err == 0, "set chebfd_subspace")
   call a%chebfd(0.2_c_double, 0.6_c_double, 1.0e-9_c_double, found, w, res, err)
   call check(err == 0 .and. found == want, "chebfd count, subspace iteration in blocks of 4")
+  ! Tuning: measured, stored, read back; the solves after it stay right.
+  call a%autotune(TSEIG_KERNEL_CHEBFD_OP, 4, tune_file, err)
+  call check(err == 0, "autotune")
+  call a%use_tuning(tune_file, tuned, err)
+  call check(err == 0 .and. tuned, "use_tuning finds the entry autotune stored")
+  call a%chebfd(0.2_c_double, 0.6_c_double, 1.0e-9_c_double, found, w, res, err)
+  call check(err == 0 .and. found == want, "chebfd count after tuning")
+  call a%autotune(7, 4, tune_file, err)
+  call check(err == 1, "unknown kernel refused with invalid_argument")
+  if (rank == 0) then
+    open (newunit=unit, file=tune_file, status="old")
+    close (unit, status="delete")
+  end if
   call a%set("no_such_setting", 1, err)
   call check(err == 1, "unknown setting refused with invalid_argument")
 

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "capi/boundary.hpp"
+#include "tseig/sparse/autotune.hpp"
 #include "tseig/sparse/chebfd.hpp"
 #include "tseig/sparse/kpm.hpp"
 #include "tseig/sparse/lobpcg.hpp"
@@ -22,6 +23,7 @@ struct tseig_sparse {
   int chebfd_degree = 0;
   int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
+  tseig::sparse::SparseTuneParameters tune;  ///< the format in use, the RR threshold
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
   }
@@ -188,6 +190,7 @@ int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iteratio
           o.tol = tol;
           if (max_iterations > 0) o.max_iterations = max_iterations;
           if (a->block_width > 0) o.tune.block_width = a->block_width;
+          o.tune.rr_distributed_min = a->tune.rr_distributed_min;
           o.which = largest ? Which::largest : Which::smallest;
           deliver(comm, lobpcg(LinearOperator<T>(m), o), capacity, found, eigenvalues, vectors, ldv,
                   residuals, iterations);
@@ -205,6 +208,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     ChebfdOptions o;
     o.tol = tol;
     if (a->block_width > 0) o.tune.block_width = a->block_width;
+    o.tune.rr_distributed_min = a->tune.rr_distributed_min;
     o.degree = a->chebfd_degree;
     if (a->chebfd_max_degree > 0) o.max_degree = a->chebfd_max_degree;
     if (a->chebfd_subspace) o.method = ChebfdMethod::subspace;
@@ -236,6 +240,42 @@ int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value) {
       refuse("unknown setting '" + n +
              "' (block_width, chebfd_degree, chebfd_max_degree, chebfd_subspace)");
     }
+  });
+}
+
+int tseig_sparse_autotune(tseig_sparse_t* a, int kernel, int block_width, const char* tune_file) {
+  return sparse_call([&] {
+    const MPI_Comm comm = comm_of(a);
+    require(comm, kernel >= 0 && kernel <= 2 && block_width >= 1,
+            "tseig_sparse_autotune: kernel 0, 1 or 2 and block_width >= 1");
+    SparseAutotuneOptions o;
+    o.kernel = static_cast<TunedKernel>(kernel);
+    o.block_width = block_width;
+    o.tune_file = tune_file ? tune_file : "";
+    std::visit(
+        [&](auto& m) {
+          const SparseTuneParameters best = autotune(m, o).best;
+          m = m.with_format(best);
+          a->tune = best;
+        },
+        a->a);
+  });
+}
+
+int tseig_sparse_use_tuning(tseig_sparse_t* a, const char* tune_file, int* found) {
+  return sparse_call([&] {
+    const MPI_Comm comm = comm_of(a);
+    require(comm, found != nullptr, "tseig_sparse_use_tuning: found is NULL");
+    *found = 0;
+    std::visit(
+        [&](auto& m) {
+          if (const auto t = cached_tuning(m, tune_file ? tune_file : "")) {
+            m = m.with_format(*t);
+            a->tune = *t;
+            *found = 1;
+          }
+        },
+        a->a);
   });
 }
 

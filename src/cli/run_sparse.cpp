@@ -162,9 +162,10 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
        << "\",\"rr_distributed_min\":" << tuned.rr_distributed_min;
   if (rank == 0 && !o.json)
     out << "tseig-solve (sparse): " << name << ", n = " << a.rows() << ", " << a.nonzeros()
-        << " nonzeros, " << ranks << " rank(s)\n"
-        << "storage " << format_label(tuned) << ", Rayleigh-Ritz on the grid from order "
-        << tuned.rr_distributed_min << (tuned == SparseTuneParameters{} ? " (defaults)" : " (tuned)")
+        << " nonzeros, " << ranks << " rank(s), " << format_label(tuned)
+        << (tuned == SparseTuneParameters{} ? ""
+                                              : " (tuned; Rayleigh-Ritz on the grid from order " +
+                                                    std::to_string(tuned.rr_distributed_min) + ")")
         << "\n";
   double seconds = 0;
   if (o.method == SparseMethod::kpm) return run_kpm(o, a, seconds, out, head.str());

@@ -5,6 +5,7 @@
 // one rank, and stores them in the tuning cache (the dense tuner's file, under a sparse
 // key). tuned_parameters reads them back for a later run: the cache, else the defaults
 // of SparseTuneParameters; a knob the user set is never replaced.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +32,9 @@ struct SparseAutotuneOptions {
   double seconds = 0.2;
   /// SELL-C-σ candidates (C, σ), each timed against CRS.
   std::vector<std::pair<int, int>> sell_candidates{{4, 4}, {8, 8}, {8, 128}, {32, 32}, {32, 256}};
-  /// Orders of projected problems timed on one rank and on the grid (ascending); empty:
-  /// rr_distributed_min is not measured.
+  /// Orders of projected problems timed on one rank and on the grid (ascending; those
+  /// above the matrix's order are skipped); none timed: rr_distributed_min keeps its
+  /// default.
   std::vector<int> rr_orders{200, 400, 800, 1600};
   /// Cache file the result is stored in; empty: $TSEIG_TUNE_FILE; neither: not stored.
   std::string tune_file;
@@ -61,6 +63,13 @@ TSEIG_API std::string format_label(const SparseTuneParameters& t);
 /// this file). The same result on every rank. Errors (bad options) on every rank.
 template <class T>
 TSEIG_API SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o = {});
+
+/// Collective: the cached measurement for a matrix like `a` on this many ranks
+/// (tune_file, else $TSEIG_TUNE_FILE), the unmeasured knobs at their defaults; nullopt
+/// when there is none (a corrupt or foreign cache: one warning, nullopt).
+template <class T>
+TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
+                                                            const std::string& tune_file = "");
 
 /// Collective: `user` with the knobs it leaves at their defaults replaced by the cached
 /// measurement for a matrix like `a` on this many ranks (tune_file, else

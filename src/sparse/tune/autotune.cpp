@@ -159,6 +159,7 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
   if (!o.rr_orders.empty()) {
     std::vector<bool> grid_wins;
     for (int n : o.rr_orders) {
+      if (n > a.rows()) break;  // no projected problem is larger than the matrix
       const double local = time_projected<T>(a.comm(), n, false, o.seconds);
       const double grid = time_projected<T>(a.comm(), n, true, o.seconds);
       r.trials.push_back({"rr " + std::to_string(n) + " one rank", local});
@@ -166,10 +167,12 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
       grid_wins.push_back(grid < local);
     }
     // None won: no measurement says the grid pays below twice the largest order timed.
+    // None timed (all larger than the matrix): the default stays.
     std::size_t k = grid_wins.size();
     while (k > 0 && grid_wins[k - 1]) --k;
-    r.best.rr_distributed_min =
-        k < grid_wins.size() ? o.rr_orders[k] : 2 * o.rr_orders.back();
+    if (!grid_wins.empty())
+      r.best.rr_distributed_min =
+          k < grid_wins.size() ? o.rr_orders[k] : 2 * o.rr_orders[grid_wins.size() - 1];
   }
 
   const std::string path = tune::cache_path(o.tune_file);
@@ -190,24 +193,33 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
 }
 
 template <class T>
+std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
+                                                  const std::string& tune_file) {
+  const std::string key = signature_of(a).key();
+  const auto entry = tune::cache_lookup_entry(
+      a.comm(), tune::cache_path(tune_file), key, [&](const tune::JsonValue& e) {
+        const tune::JsonValue* c = e.find("choice");
+        if (!c) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
+        (void)tune::sparse_choice_from_json(*c);
+      });
+  if (!entry) return std::nullopt;
+  return tune::sparse_choice_from_json(*entry->find("choice"));
+}
+
+template <class T>
 SparseTuneParameters tuned_parameters(const Matrix<T>& a, const SparseTuneParameters& user,
                                       const std::string& tune_file) {
-  const std::string path = tune::cache_path(tune_file);
-  const std::string key = signature_of(a).key();
-  const auto entry = tune::cache_lookup_entry(a.comm(), path, key, [&](const tune::JsonValue& e) {
-    const tune::JsonValue* c = e.find("choice");
-    if (!c) throw Error(ErrorCode::io_error, "entry '" + key + "' has no 'choice'");
-    (void)tune::sparse_choice_from_json(*c);
-  });
-  if (!entry) return user;
-  return tune::merged(user, tune::sparse_choice_from_json(*entry->find("choice")));
+  const auto cached = cached_tuning(a, tune_file);
+  return cached ? tune::merged(user, *cached) : user;
 }
 
 #define TSEIG_INSTANTIATE(T)                                                                \
   template TSEIG_API SparseAutotuneResult autotune(const Matrix<T>&,                        \
                                                    const SparseAutotuneOptions&);           \
   template TSEIG_API SparseTuneParameters tuned_parameters(                                 \
-      const Matrix<T>&, const SparseTuneParameters&, const std::string&);
+      const Matrix<T>&, const SparseTuneParameters&, const std::string&);                   \
+  template TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>&,    \
+                                                                       const std::string&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
