@@ -7,7 +7,7 @@
 !   call a%lobpcg(nev, tol, found, w, residuals, error)
 !   call a%chebfd(lower, upper, tol, found, w, residuals, error)
 !   call a%set("block_width", 4, error)   ! also chebfd_degree, chebfd_max_degree, chebfd_subspace
-!   call a%use_tuning("tseig-tune.json", found, error)   ! a cached format, RR threshold
+!   call a%use_tuning(TSEIG_KERNEL_SPMMV, "tseig-tune.json", found, error)  ! cached tuning
 !   call a%autotune(TSEIG_KERNEL_SPMMV, 16, "tseig-tune.json", error)   ! measure, store, use
 !   call a%destroy(error)
 !
@@ -21,7 +21,7 @@ module tseig_sparse
   private
 
   integer, parameter, public :: TSEIG_ERROR_NOT_CONVERGED = 12
-  ! The kernel autotune times the storage formats with (tseig_sparse_autotune).
+  ! The solver a tuning is for, by its kernel (tseig_sparse_autotune): LOBPCG, KPM, ChebFD.
   integer, parameter, public :: TSEIG_KERNEL_SPMMV = 0, TSEIG_KERNEL_AUG_SPMMV = 1, &
     TSEIG_KERNEL_CHEBFD_OP = 2
 
@@ -101,9 +101,11 @@ module tseig_sparse
       integer(c_int), value :: kernel, block_width
       character(kind=c_char), intent(in) :: file(*)
     end function
-    integer(c_int) function c_use_tuning(a, file, found) bind(C, name="tseig_sparse_use_tuning")
+    integer(c_int) function c_use_tuning(a, kernel, file, found) &
+        bind(C, name="tseig_sparse_use_tuning")
       import :: c_ptr, c_char, c_int
       type(c_ptr), value :: a
+      integer(c_int), value :: kernel
       character(kind=c_char), intent(in) :: file(*)
       integer(c_int), intent(out) :: found
     end function
@@ -239,16 +241,18 @@ contains
         trim(tune_file)//c_null_char), "autotune", error)
   end subroutine
 
-  !> Uses the tuning cache's measurement for a matrix like this one, if tune_file ("" :
-  !> $TSEIG_TUNE_FILE) has one (found = .true.).
-  subroutine sparse_use_tuning(self, tune_file, found, error)
+  !> Uses the tuning cache's measurement for `kernel` (TSEIG_KERNEL_*) on a matrix like
+  !> this one, if tune_file ("" : $TSEIG_TUNE_FILE) has one (found = .true.).
+  subroutine sparse_use_tuning(self, kernel, tune_file, found, error)
     class(tseig_sparse_t), intent(inout) :: self
+    integer, intent(in) :: kernel
     character(len=*), intent(in) :: tune_file
     logical, intent(out) :: found
     integer, intent(out), optional :: error
     integer(c_int) :: f
     f = 0
-    call finish(c_use_tuning(self%handle, trim(tune_file)//c_null_char, f), "use_tuning", error)
+    call finish(c_use_tuning(self%handle, int(kernel, c_int), trim(tune_file)//c_null_char, f), &
+        "use_tuning", error)
     found = f /= 0
   end subroutine
 

@@ -60,8 +60,10 @@ program test_fortran_sparse
   ! Tuning: measured, stored, read back; the solves after it stay right.
   call a%autotune(TSEIG_KERNEL_CHEBFD_OP, 4, tune_file, err)
   call check(err == 0, "autotune")
-  call a%use_tuning(tune_file, tuned, err)
+  call a%use_tuning(TSEIG_KERNEL_CHEBFD_OP, tune_file, tuned, err)
   call check(err == 0 .and. tuned, "use_tuning finds the entry autotune stored")
+  call a%use_tuning(TSEIG_KERNEL_SPMMV, tune_file, tuned, err)
+  call check(err == 0 .and. .not. tuned, "no entry for LOBPCG's kernel")
   call a%chebfd(0.2_c_double, 0.6_c_double, 1.0e-9_c_double, found, w, res, err)
   call check(err == 0 .and. found == want, "chebfd count after tuning")
   call a%autotune(7, 4, tune_file, err)

@@ -75,8 +75,8 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
 
 /* Settings of this handle for its later tseig_sparse_lobpcg and tseig_sparse_chebfd
  * calls; not collective, but every rank must set the same (those calls check it):
- *   "block_width"      vectors processed together, >= 0 (0: the solver's default,
- *                      16 for LOBPCG, 8 for ChebFD)
+ *   "block_width"      ChebFD's vectors filtered together, >= 0 (0: the default 8 or
+ *                      the tuned width; LOBPCG's block is nev plus guard vectors)
  *   "chebfd_degree"    ChebFD's filter degree, >= 0 (0: planned from the window)
  *   "chebfd_max_degree"  the most a planned degree may reach, >= 0 (0: 10000); a
  *                      narrower window fails with TSEIG_ERROR_NOT_CONVERGED naming it
@@ -85,18 +85,22 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
  * An unknown name or a value out of range: TSEIG_ERROR_INVALID_ARGUMENT on this rank. */
 TSEIG_API int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value);
 
-/* Tuning (collective; the same result on every rank). tseig_sparse_autotune times the
- * storage formats (CRS, SELL-C-sigma) with `kernel` (0 spmmv: LOBPCG, 1 aug_spmmv: KPM,
- * 2 chebfd_op: ChebFD) on blocks of block_width columns, and the projected eigenproblems
- * of orders 200..1600 on one rank against the grid (a few seconds), stores the best in
- * tune_file (NULL or "": $TSEIG_TUNE_FILE; neither: not stored) and adopts it for this
- * handle: the matrix moves to the best format and later lobpcg/chebfd calls use the
- * measured Rayleigh-Ritz threshold. tseig_sparse_use_tuning adopts what a cache holds
- * for a matrix like this one on this many ranks (tseig-tune, or an earlier autotune);
- * *found says whether it had an entry (0: nothing changes; a corrupt cache warns once). */
+/* Tuning (collective; the same result on every rank). `kernel` names the solver the
+ * tuning is for: 0 spmmv (LOBPCG), 1 aug_spmmv (KPM), 2 chebfd_op (ChebFD).
+ * tseig_sparse_autotune times the storage formats (CRS, SELL-C-sigma) with that kernel
+ * on blocks of block_width columns (for ChebFD also the block width it then uses), and
+ * the projected eigenproblems of orders 200..1600 (up to the matrix's order) on one rank
+ * against the grid (a few seconds), stores the best in tune_file (NULL or "":
+ * $TSEIG_TUNE_FILE; neither: not stored) and adopts it for this handle: the matrix moves
+ * to the best format, later calls use the measured Rayleigh-Ritz threshold.
+ * tseig_sparse_use_tuning adopts what a cache holds for `kernel` on a matrix like this
+ * one on this many ranks (tseig-tune, or an earlier autotune), ChebFD's block width
+ * included unless "block_width" is set; *found says whether it had an entry (0: nothing
+ * changes; a corrupt cache warns once). */
 TSEIG_API int tseig_sparse_autotune(tseig_sparse_t* a, int kernel, int block_width,
                                     const char* tune_file);
-TSEIG_API int tseig_sparse_use_tuning(tseig_sparse_t* a, const char* tune_file, int* found);
+TSEIG_API int tseig_sparse_use_tuning(tseig_sparse_t* a, int kernel, const char* tune_file,
+                                      int* found);
 
 TSEIG_API const char* tseig_sparse_error_message(void);
 

@@ -23,7 +23,7 @@ struct tseig_sparse {
   int chebfd_degree = 0;
   int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
-  tseig::sparse::SparseTuneParameters tune;  ///< the format in use, the RR threshold
+  tseig::sparse::SparseTuneParameters tune;  ///< format in use, RR threshold, tuned width
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
   }
@@ -189,7 +189,6 @@ int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iteratio
           o.nev = nev;
           o.tol = tol;
           if (max_iterations > 0) o.max_iterations = max_iterations;
-          if (a->block_width > 0) o.tune.block_width = a->block_width;
           o.tune.rr_distributed_min = a->tune.rr_distributed_min;
           o.which = largest ? Which::largest : Which::smallest;
           deliver(comm, lobpcg(LinearOperator<T>(m), o), capacity, found, eigenvalues, vectors, ldv,
@@ -207,7 +206,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
     ChebfdOptions o;
     o.tol = tol;
-    if (a->block_width > 0) o.tune.block_width = a->block_width;
+    o.tune.block_width = a->block_width > 0 ? a->block_width : a->tune.block_width;
     o.tune.rr_distributed_min = a->tune.rr_distributed_min;
     o.degree = a->chebfd_degree;
     if (a->chebfd_max_degree > 0) o.max_degree = a->chebfd_max_degree;
@@ -262,14 +261,16 @@ int tseig_sparse_autotune(tseig_sparse_t* a, int kernel, int block_width, const 
   });
 }
 
-int tseig_sparse_use_tuning(tseig_sparse_t* a, const char* tune_file, int* found) {
+int tseig_sparse_use_tuning(tseig_sparse_t* a, int kernel, const char* tune_file, int* found) {
   return sparse_call([&] {
     const MPI_Comm comm = comm_of(a);
-    require(comm, found != nullptr, "tseig_sparse_use_tuning: found is NULL");
+    require(comm, found != nullptr && kernel >= 0 && kernel <= 2,
+            "tseig_sparse_use_tuning: kernel 0, 1 or 2 and a found address");
     *found = 0;
     std::visit(
         [&](auto& m) {
-          if (const auto t = cached_tuning(m, tune_file ? tune_file : "")) {
+          if (const auto t =
+                  cached_tuning(m, static_cast<TunedKernel>(kernel), tune_file ? tune_file : "")) {
             m = m.with_format(*t);
             a->tune = *t;
             *found = 1;

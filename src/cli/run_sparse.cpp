@@ -1,7 +1,7 @@
 // The sparse mode of tseig-solve. Timings are barrier to barrier around the method
 // call; the orthogonality max |XᴴX − I| is measured here on the returned vectors.
 #include "run_sparse.hpp"
-#include "sparse_matrix.hpp"
+#include "sparse_problem.hpp"
 #include "write_vectors.hpp"
 
 #include <algorithm>
@@ -92,12 +92,11 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a,
                                const SparseTuneParameters& tuned, MPI_Comm comm) {
   if (o.method == SparseMethod::lobpcg) {
     LobpcgOptions<T> l;
-    l.tune.rr_distributed_min = tuned.rr_distributed_min;
+    l.tune = tuned;
     l.nev = o.nev;
     l.which = o.largest ? Which::largest : Which::smallest;
     l.tol = o.tol;
     if (o.max_iterations) l.max_iterations = o.max_iterations;
-    if (o.block_width) l.tune.block_width = o.block_width;
     Preconditioner<T> p;
     if (o.jacobi) p = jacobi_preconditioner(a);
     // The polynomial is centred at the unwidened Lanczos end (see chebyshev_preconditioner).
@@ -108,25 +107,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a,
     const Matrix<T> s = read_matrix_market<T>(comm, o.b_path, true);
     return lobpcg(LinearOperator<T>(a), LinearOperator<T>(s), l, p);
   }
-  ChebfdOptions c;
-  c.tune.rr_distributed_min = tuned.rr_distributed_min;
-  c.tol = o.tol;
-  if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
-  if (o.max_iterations) c.max_iterations = o.max_iterations;
-  if (o.block_width) c.tune.block_width = o.block_width;
-  c.degree = o.degree;
-  if (o.max_degree) c.max_degree = o.max_degree;
-  c.progress = [comm](const Progress& p) {
-    // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    if (rank != 0 || p.seconds < 2) return;
-    std::fprintf(stderr,
-                 "chebfd: iteration %d, %d converged, %d unconverged (largest residual %.2e), "
-                 "degree %d, space %d, %.1f s\n",
-                 p.iteration, p.converged, p.unconverged, p.largest_residual, p.degree, p.space,
-                 p.seconds);
-  };
+  const ChebfdOptions c = chebfd_options(o, tuned, comm);
   return o.method == SparseMethod::chebfd ? chebfd(a, o.lower, o.upper, c)
                                           : chebfd_nearest(a, o.target, o.nev, c);
 }
@@ -144,12 +125,24 @@ const char* method_name(SparseMethod m) {
   }
 }
 
+// What the tuning cache changed, for the header line ("" when nothing).
+std::string tuned_note(const SparseOptions& o, const SparseTuneParameters& t) {
+  if (t == SparseTuneParameters{}) return "";
+  const bool chebfd = tuned_kernel(o.method) == TunedKernel::chebfd_op;
+  return " (tuned: " +
+         (chebfd ? "block width " + std::to_string(o.block_width ? o.block_width : t.block_width) +
+                       ", "
+                 : std::string()) +
+         "Rayleigh-Ritz on the grid from order " + std::to_string(t.rr_distributed_min) + ")";
+}
+
 template <class T>
 void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   std::string name;
   Matrix<T> a = make_sparse_matrix<T>(o, comm, name);
   // The tuning cache's knobs for this matrix (tseig-tune), else the defaults.
-  const SparseTuneParameters tuned = tuned_parameters(a, {}, o.tune_file);
+  const SparseTuneParameters tuned =
+      tuned_parameters(a, tuned_kernel(o.method), {}, o.tune_file);
   if (tuned.format != a.format() || tuned.format == SparseFormat::sell_c_sigma)
     a = a.with_format(tuned);
   int rank = 0, ranks = 1;
@@ -160,13 +153,12 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
        << "\",\"n\":" << a.rows() << ",\"nonzeros\":" << a.nonzeros() << ",\"np\":" << ranks
        << ",\"format\":\"" << format_label(tuned)
        << "\",\"rr_distributed_min\":" << tuned.rr_distributed_min;
+  if (tuned_kernel(o.method) == TunedKernel::chebfd_op)
+    head << ",\"block_width\":" << (o.block_width ? o.block_width : tuned.block_width);
   if (rank == 0 && !o.json)
     out << "tseig-solve (sparse): " << name << ", n = " << a.rows() << ", " << a.nonzeros()
         << " nonzeros, " << ranks << " rank(s), " << format_label(tuned)
-        << (tuned == SparseTuneParameters{} ? ""
-                                              : " (tuned; Rayleigh-Ritz on the grid from order " +
-                                                    std::to_string(tuned.rr_distributed_min) + ")")
-        << "\n";
+        << tuned_note(o, tuned) << "\n";
   double seconds = 0;
   if (o.method == SparseMethod::kpm) return run_kpm(o, a, seconds, out, head.str());
 

@@ -154,8 +154,10 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
   if ((o.degree || o.max_degree) && o.method != SparseMethod::chebfd &&
       o.method != SparseMethod::nearest)
     throw UsageError("--degree and --max-degree work with --chebfd and --nearest only");
-  if (o.block_width && o.method == SparseMethod::kpm)
-    throw UsageError("--block-width works with --lobpcg, --chebfd and --nearest only");
+  if (o.block_width && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
+    throw UsageError(
+        "--block-width works with --chebfd and --nearest only (LOBPCG's block is its nev plus "
+        "guard vectors)");
   if (!o.b_path.empty() && o.method != SparseMethod::lobpcg)
     throw UsageError("--B (generalized problem) works with --lobpcg only");
   if (o.type == 0) o.type = o.generator == SparseGenerator::ti ? 'z' : 'd';
@@ -190,8 +192,8 @@ Methods (default --kpm):
                       the window's width); --max-degree M caps a planned degree
                       (default 10000: a window ~1e-6 of the spectrum would need
                       millions; not converged then says so)
-  --block-width NB    --lobpcg/--chebfd/--nearest: vectors per block (default 16
-                      for LOBPCG, 8 for ChebFD)
+  --block-width NB    --chebfd/--nearest: vectors filtered together (default 8, or
+                      the tuning cache's)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
   --tune-file FILE    tuning cache with this matrix's measured storage format and

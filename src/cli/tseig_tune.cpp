@@ -47,12 +47,13 @@ const char* usage =
     "nothing: it prints this machine's rates and the model's stage times instead.\n"
     "\n"
     "tseig-tune SPARSE-MATRIX [METHOD] [--seconds S] [--rr-orders N,N,...|none]\n"
-    "                  [--tune-file PATH]\n"
+    "                  [--block-widths N,N,...|none] [--tune-file PATH]\n"
     "With tseig-solve's sparse matrix and method options (tseig-solve --help) it times\n"
-    "the storage formats (CRS, SELL-C-sigma) with the method's kernel and block width\n"
+    "ChebFD's block widths by whole solves (--chebfd, --nearest; default 4,8,16), the\n"
+    "storage formats (CRS, SELL-C-sigma) with the method's kernel and block width\n"
     "(S seconds each, default 0.2) and the projected eigenproblems of the given orders\n"
-    "(default 200,400,800,1600) on one rank and on the grid, and stores the best format\n"
-    "and Rayleigh-Ritz threshold for tseig-solve runs on a matrix like it.\n";
+    "(default 200,400,800,1600) on one rank and on the grid, and stores the best for\n"
+    "tseig-solve runs of that method on a matrix like it.\n";
 
 using tseig::cli::UsageError;
 

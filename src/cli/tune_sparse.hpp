@@ -7,8 +7,9 @@
 
 namespace tseig::cli {
 
-/// Runs the sparse tuning for argv (tseig-tune's own flags --seconds S and
-/// --rr-orders N,N,...|none first); throws UsageError or Error.
+/// Runs the sparse tuning for argv (tseig-tune's own flags --seconds S,
+/// --rr-orders N,N,...|none and, for ChebFD, --block-widths N,N,...|none first); throws
+/// UsageError or Error.
 void tune_sparse(int argc, const char* const* argv, MPI_Comm comm);
 
 }  // namespace tseig::cli

@@ -20,7 +20,7 @@ int SparseSignature::density_bucket() const {
 }
 
 std::string SparseSignature::key() const {
-  return std::string("sparse/") + type + "/n" + std::to_string(n_bucket()) + "/nnz" +
+  return "sparse/" + kernel + "/" + type + "/n" + std::to_string(n_bucket()) + "/nnz" +
          std::to_string(density_bucket()) + "/np" + std::to_string(ranks) + "/" + backend + "/" +
          device + "/" + cpu + "/" + blas + "/" + version;
 }
@@ -29,18 +29,20 @@ std::string SparseSignature::json() const {
   return std::string("{\"type\":\"") + type + "\",\"n\":" + std::to_string(n) +
          ",\"nonzeros\":" + std::to_string(nonzeros) + ",\"n_bucket\":" +
          std::to_string(n_bucket()) + ",\"density_bucket\":" + std::to_string(density_bucket()) +
-         ",\"ranks\":" + std::to_string(ranks) + ",\"backend\":" + json::string(backend) +
+         ",\"ranks\":" + std::to_string(ranks) + ",\"kernel\":" + json::string(kernel) +
+         ",\"backend\":" + json::string(backend) +
          ",\"device\":" + json::string(device) + ",\"cpu\":" + json::string(cpu) +
          ",\"blas\":" + json::string(blas) + ",\"version\":" + json::string(version) + "}";
 }
 
-SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros,
-                                      int ranks) {
+SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros, int ranks,
+                                      const std::string& kernel) {
   SparseSignature s;
   s.type = type;
   s.n = n;
   s.nonzeros = nonzeros;
   s.ranks = ranks;
+  s.kernel = kernel;
   s.cpu = cpu_model();
   s.blas = blas_name();
   s.version = TSEIG_VERSION_STRING;
@@ -52,6 +54,7 @@ std::string sparse_choice_json(const sparse::SparseTuneParameters& t) {
          (t.format == sparse::SparseFormat::crs ? "crs" : "sell_c_sigma") +
          "\",\"sell_chunk\":" + std::to_string(t.sell_chunk) +
          ",\"sell_sigma\":" + std::to_string(t.sell_sigma) +
+         ",\"block_width\":" + std::to_string(t.block_width) +
          ",\"rr_distributed_min\":" + std::to_string(t.rr_distributed_min) + "}";
 }
 
@@ -74,6 +77,7 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
   t.sell_chunk = number("sell_chunk");
   t.sell_sigma = number("sell_sigma");
   t.rr_distributed_min = number("rr_distributed_min");
+  if (v.find("block_width")) t.block_width = number("block_width");
   if (t.sell_sigma % t.sell_chunk != 0)
     throw Error(ErrorCode::io_error, "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
   return t;
@@ -89,6 +93,7 @@ sparse::SparseTuneParameters merged(const sparse::SparseTuneParameters& user,
     out.sell_chunk = tuned.sell_chunk;
     out.sell_sigma = tuned.sell_sigma;
   }
+  if (user.block_width == d.block_width) out.block_width = tuned.block_width;
   if (user.rr_distributed_min == d.rr_distributed_min)
     out.rr_distributed_min = tuned.rr_distributed_min;
   return out;

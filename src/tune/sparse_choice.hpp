@@ -15,6 +15,7 @@ struct SparseSignature {
   std::int64_t n = 0;
   std::int64_t nonzeros = 0;
   int ranks = 1;
+  std::string kernel = "spmmv";  ///< the kernel (so the solver) the entry was measured for
   std::string backend = "host";
   std::string device = "none";
   std::string cpu, blas, version;
@@ -30,17 +31,20 @@ struct SparseSignature {
 };
 
 /// The signature of an n × n matrix of type letter `type` with `nonzeros` entries on
-/// `ranks` ranks, with this machine's CPU, BLAS and tseig version.
-SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros, int ranks);
+/// `ranks` ranks, tuned for `kernel`, with this machine's CPU, BLAS and tseig version.
+SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros, int ranks,
+                                      const std::string& kernel);
 
-/// The tuned knobs as a JSON object: format, sell_chunk, sell_sigma, rr_distributed_min.
+/// The tuned knobs as a JSON object: format, sell_chunk, sell_sigma, block_width,
+/// rr_distributed_min.
 std::string sparse_choice_json(const sparse::SparseTuneParameters& t);
-/// The inverse; Error(io_error) for a missing or unknown format or a knob out of range.
+/// The inverse; Error(io_error) for a missing or unknown format or a knob out of range
+/// (block_width may be absent: the default).
 sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v);
 
 /// What a solver runs with: `user`'s knobs where they differ from the defaults (the
-/// format with its C and σ as one knob), `tuned`'s elsewhere. The knobs the sparse tuner
-/// does not measure (block width, lobpcg_recompute_hx) stay the user's.
+/// format with its C and σ as one knob), `tuned`'s elsewhere. lobpcg_recompute_hx, which
+/// the tuner does not measure, stays the user's.
 sparse::SparseTuneParameters merged(const sparse::SparseTuneParameters& user,
                                     const sparse::SparseTuneParameters& tuned);
 

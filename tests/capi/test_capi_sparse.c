@@ -139,16 +139,18 @@ int main(int argc, char** argv) {
   snprintf(tune_file, sizeof tune_file, "/tmp/tseig_capi_sparse_tune_%d.json", pid);
   err = tseig_sparse_autotune(a, 0, 4, tune_file);
   CHECK(err == TSEIG_OK, "autotune: %d %s", err, tseig_sparse_error_message());
-  err = tseig_sparse_use_tuning(a, tune_file, &tuned);
+  err = tseig_sparse_use_tuning(a, 0, tune_file, &tuned);
   CHECK(err == TSEIG_OK && tuned == 1, "use_tuning: %d, found %d", err, tuned);
-  err = tseig_sparse_use_tuning(a, "/tmp/tseig_no_such_tuning_file.json", &tuned);
+  err = tseig_sparse_use_tuning(a, 2, tune_file, &tuned);
+  CHECK(err == TSEIG_OK && tuned == 0, "use_tuning, no ChebFD entry: %d, found %d", err, tuned);
+  err = tseig_sparse_use_tuning(a, 0, "/tmp/tseig_no_such_tuning_file.json", &tuned);
   CHECK(err == TSEIG_OK && tuned == 0, "use_tuning without a file: %d, found %d", err, tuned);
   err = tseig_sparse_chebfd(a, 0.5, 0.95, 1e-9, 64, &found, ws, NULL, 1, rs, &its);
   CHECK(err == TSEIG_OK && found == inside, "chebfd after tuning: %d, %d found", err, found);
   err = tseig_sparse_autotune(a, 3, 4, tune_file);
   CHECK(err == TSEIG_ERROR_INVALID_ARGUMENT, "kernel 3 accepted: %d", err);
   check_same_everywhere(err, "bad kernel");
-  CHECK(tseig_sparse_use_tuning(a, tune_file, NULL) == TSEIG_ERROR_INVALID_ARGUMENT,
+  CHECK(tseig_sparse_use_tuning(a, 0, tune_file, NULL) == TSEIG_ERROR_INVALID_ARGUMENT,
         "NULL found accepted");
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) remove(tune_file);

@@ -3,12 +3,15 @@ of the generator's matrix.
 
 usage: check_sparse_json.py --spectrum laplace3d:N|laplace2d:N
                             (--lowest K | --interval a:b | --kpm-count a:b)
-                            [--tol T] [--vectors FILE] -- command...
+                            [--tol T] [--vectors FILE] [--tuned-in RR:NB,NB...]
+                            -- command...
 --lowest K: the K lowest exact eigenvalues lead the returned ones; --interval: exactly
 the exact eigenvalues in [a, b] come back; --kpm-count: the KPM count lies within 4
 standard errors (+0.5) of the exact count. Residuals must be ≤ tol, orthogonality ≤ 1e-10.
 --vectors FILE: the command's --out-vectors file (3D Laplacian only) holds one unit
 eigenvector per returned eigenvalue, each with ‖Lv − λv‖ ≤ 12 · 10 · tol.
+--tuned-in R,R...:W,W...: the run used a tuning cache: its rr_distributed_min is one of
+the R and its block_width one of the W.
 """
 import argparse
 import itertools
@@ -47,6 +50,7 @@ def main():
     p.add_argument("--kpm-count")
     p.add_argument("--tol", type=float, default=1e-8)
     p.add_argument("--vectors")
+    p.add_argument("--tuned-in")
     args = p.parse_args(argv[:cut])
     proc = subprocess.Popen(argv[cut + 1:], stdout=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -66,6 +70,11 @@ def main():
             fail(f"KPM count {run['count']} +- {run['count_error']}, exact {want}")
         print(f"KPM count {run['count']:.2f} +- {run['count_error']:.2f}, exact {want}")
         return
+    if args.tuned_in:
+        rr, nb = (list(map(int, part.split(","))) for part in args.tuned_in.split(":"))
+        if run["rr_distributed_min"] not in rr or run["block_width"] not in nb:
+            fail(f"tuned knobs rr_distributed_min {run['rr_distributed_min']}, block_width "
+                 f"{run['block_width']}: expected one of {rr} and one of {nb}")
     got = run["eigenvalues"]
     if not run["converged"] or run["max_residual"] > args.tol:
         fail(f"converged {run['converged']}, max residual {run['max_residual']}")

@@ -102,17 +102,20 @@ TEST(SparseTune, MeasuresStoresAndReadsBack) {
   EXPECT_TRUE(agreed(r.best.sell_chunk));
   EXPECT_TRUE(agreed(r.best.rr_distributed_min));
 
-  const SparseTuneParameters back = tuned_parameters(a, {}, file.path);
+  const SparseTuneParameters back = tuned_parameters(a, TunedKernel::chebfd_op, {}, file.path);
   EXPECT_EQ(back.format, r.best.format);
   EXPECT_EQ(back.sell_chunk, r.best.sell_chunk);
   EXPECT_EQ(back.sell_sigma, r.best.sell_sigma);
   EXPECT_EQ(back.rr_distributed_min, r.best.rr_distributed_min);
+  EXPECT_EQ(back.block_width, 4);  // ChebFD's kernel: the width it was timed at
+  // The entry is ChebFD's: LOBPCG's kernel has none.
+  EXPECT_FALSE(cached_tuning(a, TunedKernel::spmmv, file.path).has_value());
 
   // Another matrix shape (other nonzeros per row) has no entry: the user's values.
   const auto g = graphene<double>(MPI_COMM_WORLD, 30, 20);
   SparseTuneParameters user;
   user.block_width = 3;
-  EXPECT_EQ(tuned_parameters(g, user, file.path), user);
+  EXPECT_EQ(tuned_parameters(g, TunedKernel::chebfd_op, user, file.path), user);
 }
 
 TEST(SparseTune, UserValuesAreKept) {
@@ -120,25 +123,29 @@ TEST(SparseTune, UserValuesAreKept) {
   const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 9, 9, 9);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const auto sig = tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks);
+  const auto sig = tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks, "spmmv");
   SparseTuneParameters cached = sell(8, 64);
   cached.rr_distributed_min = 300;
+  cached.block_width = 4;
   file.write("{\"tseig_tune_format\":1,\"entries\":{\"" + sig.key() +
              "\":{\"choice\":" + tune::sparse_choice_json(cached) + "}}}");
-  const SparseTuneParameters all = tuned_parameters(a, {}, file.path);
+  const SparseTuneParameters all = tuned_parameters(a, TunedKernel::spmmv, {}, file.path);
   EXPECT_EQ(all.format, SparseFormat::sell_c_sigma);
   EXPECT_EQ(all.sell_chunk, 8);
   EXPECT_EQ(all.sell_sigma, 64);
   EXPECT_EQ(all.rr_distributed_min, 300);
+  EXPECT_EQ(all.block_width, 4);
 
   SparseTuneParameters user = sell(4, 4);
   user.rr_distributed_min = 77;
-  EXPECT_EQ(tuned_parameters(a, user, file.path), user);
+  user.block_width = 16;
+  EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user);
   SparseTuneParameters crs_user;
   crs_user.rr_distributed_min = 50;
-  const SparseTuneParameters mixed = tuned_parameters(a, crs_user, file.path);
+  const SparseTuneParameters mixed = tuned_parameters(a, TunedKernel::spmmv, crs_user, file.path);
   EXPECT_EQ(mixed.format, SparseFormat::sell_c_sigma);
   EXPECT_EQ(mixed.rr_distributed_min, 50);
+  EXPECT_EQ(mixed.block_width, 4);
 }
 
 TEST(SparseTune, BadEntriesAndOptions) {
@@ -146,7 +153,7 @@ TEST(SparseTune, BadEntriesAndOptions) {
   const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 5, 5, 5);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const std::string key = tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks).key();
+  const std::string key = tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks, "spmmv").key();
   SparseTuneParameters user;
   user.block_width = 5;
   for (const std::string& choice :
@@ -159,10 +166,10 @@ TEST(SparseTune, BadEntriesAndOptions) {
                     "\"rr_distributed_min\":10}")}) {
     file.write("{\"tseig_tune_format\":1,\"entries\":{\"" + key + "\":{\"choice\":" + choice +
                "}}}");
-    EXPECT_EQ(tuned_parameters(a, user, file.path), user) << choice;
+    EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user) << choice;
   }
   file.write("not json");
-  EXPECT_EQ(tuned_parameters(a, user, file.path), user);
+  EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user);
 
   for (auto bad : {+[](SparseAutotuneOptions& o) { o.block_width = 0; },
                    +[](SparseAutotuneOptions& o) { o.sell_candidates = {{8, 12}}; },
@@ -176,13 +183,14 @@ TEST(SparseTune, BadEntriesAndOptions) {
 }
 
 TEST(SparseTune, SignatureBuckets) {
-  const auto s7 = tune::make_sparse_signature('d', 1000000, 7000000, 2);
-  const auto s13 = tune::make_sparse_signature('d', 1000000, 13000000, 2);
-  const auto s7b = tune::make_sparse_signature('d', 1050000, 7500000, 2);
+  const auto s7 = tune::make_sparse_signature('d', 1000000, 7000000, 2, "spmmv");
+  const auto s13 = tune::make_sparse_signature('d', 1000000, 13000000, 2, "spmmv");
+  const auto s7b = tune::make_sparse_signature('d', 1050000, 7500000, 2, "spmmv");
   EXPECT_NE(s7.key(), s13.key());
   EXPECT_EQ(s7.key(), s7b.key());
-  EXPECT_NE(s7.key(), tune::make_sparse_signature('z', 1000000, 7000000, 2).key());
-  EXPECT_NE(s7.key(), tune::make_sparse_signature('d', 1000000, 7000000, 4).key());
+  EXPECT_NE(s7.key(), tune::make_sparse_signature('z', 1000000, 7000000, 2, "spmmv").key());
+  EXPECT_NE(s7.key(), tune::make_sparse_signature('d', 1000000, 7000000, 4, "spmmv").key());
+  EXPECT_NE(s7.key(), tune::make_sparse_signature('d', 1000000, 7000000, 2, "chebfd_op").key());
   EXPECT_EQ(s7.key().rfind("sparse/", 0), 0u);
   const auto v = tune::JsonValue::parse(tune::sparse_choice_json(sell(16, 128)));
   EXPECT_EQ(tune::sparse_choice_from_json(v), sell(16, 128));

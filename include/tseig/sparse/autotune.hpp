@@ -2,9 +2,11 @@
 // The sparse layer's tuner: measures, on the caller's own matrix and ranks, the local
 // storage format (CRS or SELL-C-σ with its C and σ) by the kernel a solver will run, and
 // the order from which Rayleigh–Ritz is faster on the distributed dense solver than on
-// one rank, and stores them in the tuning cache (the dense tuner's file, under a sparse
-// key). tuned_parameters reads them back for a later run: the cache, else the defaults
-// of SparseTuneParameters; a knob the user set is never replaced.
+// one rank, and stores them in the tuning cache (the dense tuner's file, under a key of
+// the matrix's shape, the rank count and the kernel). tseig-tune's sparse mode adds
+// ChebFD's block width, timed by whole ChebFD solves. tuned_parameters reads them back
+// for a later run: the cache, else the defaults of SparseTuneParameters; a knob the user
+// set is never replaced.
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,7 +28,8 @@ enum class TunedKernel {
 struct SparseAutotuneOptions {
   TunedKernel kernel = TunedKernel::spmmv;
   /// Columns of the block the kernel is timed on: the solver's (ChebFD's block width,
-  /// LOBPCG's nev plus guard vectors, KPM's random vectors).
+  /// LOBPCG's nev plus guard vectors, KPM's random vectors). For chebfd_op it is also
+  /// the block width stored.
   int block_width = 8;
   /// Least time per measurement; each is the best of repetitions filling it.
   double seconds = 0.2;
@@ -48,7 +51,8 @@ struct SparseTuneTrial {
 };
 
 struct SparseAutotuneResult {
-  SparseTuneParameters best;  ///< the measured knobs; the others at their defaults
+  SparseTuneParameters best;  ///< the measured knobs (and, for chebfd_op, block_width);
+                              ///< the others at their defaults
   std::vector<SparseTuneTrial> trials;
   std::string stored_in;  ///< the cache file written, "" when none
 };
@@ -64,11 +68,11 @@ TSEIG_API std::string format_label(const SparseTuneParameters& t);
 template <class T>
 TSEIG_API SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o = {});
 
-/// Collective: the cached measurement for a matrix like `a` on this many ranks
-/// (tune_file, else $TSEIG_TUNE_FILE), the unmeasured knobs at their defaults; nullopt
-/// when there is none (a corrupt or foreign cache: one warning, nullopt).
+/// Collective: the cached measurement for `kernel` on a matrix like `a` on this many
+/// ranks (tune_file, else $TSEIG_TUNE_FILE), the unmeasured knobs at their defaults;
+/// nullopt when there is none (a corrupt or foreign cache: one warning, nullopt).
 template <class T>
-TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
+TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a, TunedKernel kernel,
                                                             const std::string& tune_file = "");
 
 /// Collective: `user` with the knobs it leaves at their defaults replaced by the cached
@@ -76,7 +80,7 @@ TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
 /// $TSEIG_TUNE_FILE); `user` itself when there is none. A corrupt or foreign cache gives
 /// one warning and `user`. Adopt a tuned format with a.with_format(result).
 template <class T>
-TSEIG_API SparseTuneParameters tuned_parameters(const Matrix<T>& a,
+TSEIG_API SparseTuneParameters tuned_parameters(const Matrix<T>& a, TunedKernel kernel,
                                                 const SparseTuneParameters& user = {},
                                                 const std::string& tune_file = "");
 

@@ -59,10 +59,9 @@ struct ChebfdOptions {
   /// residuals reached; false returns the pairs found with converged = false.
   bool throw_on_failure = true;
   ProgressCallback progress;  ///< after every filter pass (tseig-solve: a line on stderr)
-  /// block_width: the block filtered together, 8 here (the Krylov–Schur space grows by
-  /// fewer filtered vectors per expansion; TI 64×64×16, 20 nearest 0, np = 2: 54 s at 8,
-  /// 70 s at 16, 58 s at 4); rr_distributed_min.
-  SparseTuneParameters tune{.block_width = 8};
+  /// block_width: the block filtered together; rr_distributed_min (tseig/sparse/tune.hpp;
+  /// sparse::tuned_parameters fills them from the tuning cache).
+  SparseTuneParameters tune;
 };
 
 /// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper, each eigenvalue with its

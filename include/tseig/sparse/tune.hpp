@@ -23,9 +23,11 @@ struct SparseTuneParameters {
   /// windows of σ rows, so chunks need little zero padding while the row order (and with
   /// it the access pattern to the vectors) stays local.
   int sell_sigma = 256;
-  /// Block width nb in which solvers process their block vectors (the kernels take any
-  /// width; 1, 2, 4, 8, 16, 32, 64 have specialised code).
-  int block_width = 16;
+  /// ChebFD's block width nb: the columns filtered together (the kernels take any width;
+  /// 1, 2, 4, 8, 16, 32, 64 have specialised code). LOBPCG's block is its nev + guard
+  /// columns. 8: the Krylov–Schur space grows by fewer filtered vectors per expansion
+  /// (TI 64×64×16, 20 nearest 0, np = 2: 54 s at 8, 70 s at 16, 58 s at 4).
+  int block_width = 8;
   /// Rayleigh–Ritz in the block solvers: projected problems of at least this order go to
   /// the distributed dense solver (tseig::Eigensolver on a grid over the matrix's ranks),
   /// smaller ones to LAPACK on one rank and a broadcast. Reasoned default, not yet

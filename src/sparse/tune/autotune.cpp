@@ -108,10 +108,11 @@ void check_options(MPI_Comm comm, const SparseAutotuneOptions& o) {
 }
 
 template <class T>
-tune::SparseSignature signature_of(const Matrix<T>& a) {
+tune::SparseSignature signature_of(const Matrix<T>& a, TunedKernel kernel) {
   int ranks = 1;
   MPI_Comm_size(a.comm(), &ranks);
-  return tune::make_sparse_signature(type_letter<T>(), a.rows(), a.nonzeros(), ranks);
+  return tune::make_sparse_signature(type_letter<T>(), a.rows(), a.nonzeros(), ranks,
+                                     to_string(kernel));
 }
 
 }  // namespace
@@ -136,6 +137,7 @@ template <class T>
 SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o) {
   check_options(a.comm(), o);
   SparseAutotuneResult r;
+  if (o.kernel == TunedKernel::chebfd_op) r.best.block_width = o.block_width;
   SparseTuneParameters crs;
   const Matrix<T> base = a.with_format(crs);
   const double crs_seconds = time_kernel(base, o);
@@ -177,7 +179,7 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
 
   const std::string path = tune::cache_path(o.tune_file);
   if (!path.empty()) {
-    const tune::SparseSignature sig = signature_of(a);
+    const tune::SparseSignature sig = signature_of(a, o.kernel);
     std::string trials = "[";
     for (const auto& t : r.trials)
       trials += (trials.size() > 1 ? ",{\"what\":\"" : "{\"what\":\"") + t.what +
@@ -193,9 +195,9 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
 }
 
 template <class T>
-std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
+std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a, TunedKernel kernel,
                                                   const std::string& tune_file) {
-  const std::string key = signature_of(a).key();
+  const std::string key = signature_of(a, kernel).key();
   const auto entry = tune::cache_lookup_entry(
       a.comm(), tune::cache_path(tune_file), key, [&](const tune::JsonValue& e) {
         const tune::JsonValue* c = e.find("choice");
@@ -207,9 +209,10 @@ std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>& a,
 }
 
 template <class T>
-SparseTuneParameters tuned_parameters(const Matrix<T>& a, const SparseTuneParameters& user,
+SparseTuneParameters tuned_parameters(const Matrix<T>& a, TunedKernel kernel,
+                                      const SparseTuneParameters& user,
                                       const std::string& tune_file) {
-  const auto cached = cached_tuning(a, tune_file);
+  const auto cached = cached_tuning(a, kernel, tune_file);
   return cached ? tune::merged(user, *cached) : user;
 }
 
@@ -217,9 +220,9 @@ SparseTuneParameters tuned_parameters(const Matrix<T>& a, const SparseTuneParame
   template TSEIG_API SparseAutotuneResult autotune(const Matrix<T>&,                        \
                                                    const SparseAutotuneOptions&);           \
   template TSEIG_API SparseTuneParameters tuned_parameters(                                 \
-      const Matrix<T>&, const SparseTuneParameters&, const std::string&);                   \
-  template TSEIG_API std::optional<SparseTuneParameters> cached_tuning(const Matrix<T>&,    \
-                                                                       const std::string&);
+      const Matrix<T>&, TunedKernel, const SparseTuneParameters&, const std::string&);      \
+  template TSEIG_API std::optional<SparseTuneParameters> cached_tuning(                     \
+      const Matrix<T>&, TunedKernel, const std::string&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -1,7 +1,8 @@
-// The sparse matrix of a command line (see sparse_matrix.hpp).
-#include "sparse_matrix.hpp"
+// The sparse problem of a command line (see sparse_problem.hpp).
+#include "sparse_problem.hpp"
 
 #include <complex>
+#include <cstdio>
 
 #include "options.hpp"
 #include "tseig/sparse/generators.hpp"
@@ -40,6 +41,41 @@ sparse::Matrix<T> make_sparse_matrix(const SparseOptions& o, MPI_Comm comm, std:
   }
   name = o.mtx;
   return read_matrix_market<T>(comm, o.mtx, true);
+}
+
+TunedKernel tuned_kernel(SparseMethod m) {
+  switch (m) {
+    case SparseMethod::kpm:
+      return TunedKernel::aug_spmmv;
+    case SparseMethod::lobpcg:
+      return TunedKernel::spmmv;
+    default:
+      return TunedKernel::chebfd_op;
+  }
+}
+
+ChebfdOptions chebfd_options(const SparseOptions& o, const SparseTuneParameters& tuned,
+                             MPI_Comm comm) {
+  ChebfdOptions c;
+  c.tune = tuned;
+  if (o.block_width) c.tune.block_width = o.block_width;
+  c.tol = o.tol;
+  if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
+  if (o.max_iterations) c.max_iterations = o.max_iterations;
+  c.degree = o.degree;
+  if (o.max_degree) c.max_degree = o.max_degree;
+  c.progress = [comm](const Progress& p) {
+    // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0 || p.seconds < 2) return;
+    std::fprintf(stderr,
+                 "chebfd: iteration %d, %d converged, %d unconverged (largest residual %.2e), "
+                 "degree %d, space %d, %.1f s\n",
+                 p.iteration, p.converged, p.unconverged, p.largest_residual, p.degree, p.space,
+                 p.seconds);
+  };
+  return c;
 }
 
 template Matrix<float> make_sparse_matrix(const SparseOptions&, MPI_Comm, std::string&);
