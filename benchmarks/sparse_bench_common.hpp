@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/best_time.hpp"
 #include "tseig/sparse/matrix.hpp"
 #include "tseig/types.hpp"
 
@@ -31,21 +32,7 @@ struct SparseBenchOptions {
 /// --lap N --ti N --widths 1,2,4,... --seconds S --stream M
 SparseBenchOptions parse_sparse_bench_options(int argc, char** argv);
 
-/// Best time of f() over repetitions filling at least `seconds` (max over ranks).
-template <class F>
-double best_time(MPI_Comm comm, double seconds, F&& f) {
-  double best = 1e300, spent = 0;
-  for (int r = 0; r < 3 || spent < seconds; ++r) {
-    MPI_Barrier(comm);
-    const double t0 = MPI_Wtime();
-    f();
-    double t = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-    best = std::min(best, t);
-    spent += t;
-  }
-  return best;
-}
+using tseig::best_time;
 
 struct Traffic {
   int vector_accesses;            // block rows moved per row and vector

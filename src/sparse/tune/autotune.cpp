@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
+#include "core/best_time.hpp"
 #include "core/instantiate.hpp"
 #include "core/json.hpp"
 #include "sparse/random.hpp"
@@ -27,22 +27,6 @@ namespace {
 // a best-of-repetitions time, and CRS is the documented default.
 constexpr double switch_margin = 0.97;
 
-/// Best time of f() over repetitions filling `seconds` (at least two), slowest rank's.
-template <class F>
-double best_time(MPI_Comm comm, double seconds, F&& f) {
-  double best = std::numeric_limits<double>::infinity(), spent = 0;
-  for (int r = 0; r < 2 || spent < seconds; ++r) {
-    MPI_Barrier(comm);
-    const double t0 = MPI_Wtime();
-    f();
-    double t = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);
-    best = std::min(best, t);
-    spent += t;
-  }
-  return best;
-}
-
 template <class T>
 double time_kernel(const Matrix<T>& a, const SparseAutotuneOptions& o) {
   const int nb = o.block_width;
@@ -52,7 +36,7 @@ double time_kernel(const Matrix<T>& a, const SparseAutotuneOptions& o) {
   std::vector<T> d1(nb), d2(nb);
   // Scaled so that repeated applications stay far from overflow.
   const T alpha(0.25), beta(0.5), small(1e-3);
-  return best_time(a.comm(), o.seconds, [&] {
+  const auto run = [&] {
     switch (o.kernel) {
       case TunedKernel::spmmv:
         return spmmv(a, x, y);
@@ -61,7 +45,8 @@ double time_kernel(const Matrix<T>& a, const SparseAutotuneOptions& o) {
       case TunedKernel::chebfd_op:
         return chebfd_op(a, alpha, beta, x, y, small, z, std::span<T>(d1), std::span<T>(d2));
     }
-  });
+  };
+  return best_time(a.comm(), o.seconds, run, 2);
 }
 
 /// A random Hermitian n × n matrix, the same on every rank.
@@ -70,17 +55,11 @@ std::vector<T> random_projected(int n) {
   std::vector<T> m(static_cast<std::size_t>(n) * n);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i <= j; ++i) {
-      const double re = random_unit(random_bits(7, i, j)) - 0.5;
-      T v;
+      T v(random_unit(random_bits(7, i, j)) - 0.5);
       if constexpr (is_complex_v<T>)
-        v = T(re, i == j ? 0.0 : random_unit(random_bits(8, i, j)) - 0.5);
-      else
-        v = T(re);
+        if (i != j) v += T(0, random_unit(random_bits(8, i, j)) - 0.5);
       m[i + static_cast<std::size_t>(j) * n] = v;
-      if constexpr (is_complex_v<T>)
-        m[j + static_cast<std::size_t>(i) * n] = std::conj(v);
-      else
-        m[j + static_cast<std::size_t>(i) * n] = v;
+      m[j + static_cast<std::size_t>(i) * n] = conj_if_complex(v);
     }
   return m;
 }
@@ -90,11 +69,12 @@ double time_projected(MPI_Comm comm, int n, bool grid, double seconds) {
   const std::vector<T> m = random_projected<T>(n);
   SparseTuneParameters t;
   t.rr_distributed_min = grid ? n : n + 1;
-  return best_time(comm, seconds, [&] {
+  const auto solve = [&] {
     SolverTimes times;
     double part = 0;
     (void)detail::projected_eigen(comm, n, m, {}, t, times, part);
-  });
+  };
+  return best_time(comm, seconds, solve, 2);
 }
 
 void check_options(MPI_Comm comm, const SparseAutotuneOptions& o) {
@@ -138,8 +118,8 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
   check_options(a.comm(), o);
   SparseAutotuneResult r;
   if (o.kernel == TunedKernel::chebfd_op) r.best.block_width = o.block_width;
-  SparseTuneParameters crs;
-  const Matrix<T> base = a.with_format(crs);
+  const SparseTuneParameters crs;
+  const Matrix<T> base = a.format() == SparseFormat::crs ? a : a.with_format(crs);
   const double crs_seconds = time_kernel(base, o);
   r.trials.push_back({"crs", crs_seconds});
   double best = crs_seconds * switch_margin;
