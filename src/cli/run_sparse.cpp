@@ -141,8 +141,7 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   std::string name;
   Matrix<T> a = make_sparse_matrix<T>(o, comm, name);
   // The tuning cache's knobs for this matrix (tseig-tune), else the defaults.
-  const SparseTuneParameters tuned =
-      tuned_parameters(a, tuned_kernel(o.method), {}, o.tune_file);
+  const SparseTuneParameters tuned = tuned_parameters(a, tuned_kernel(o.method), {}, o.tune_file);
   if (tuned.format != a.format() || tuned.format == SparseFormat::sell_c_sigma)
     a = a.with_format(tuned);
   int rank = 0, ranks = 1;
@@ -157,8 +156,8 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
     head << ",\"block_width\":" << (o.block_width ? o.block_width : tuned.block_width);
   if (rank == 0 && !o.json)
     out << "tseig-solve (sparse): " << name << ", n = " << a.rows() << ", " << a.nonzeros()
-        << " nonzeros, " << ranks << " rank(s), " << format_label(tuned)
-        << tuned_note(o, tuned) << "\n";
+        << " nonzeros, " << ranks << " rank(s), " << format_label(tuned) << tuned_note(o, tuned)
+        << "\n";
   double seconds = 0;
   if (o.method == SparseMethod::kpm) return run_kpm(o, a, seconds, out, head.str());
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "parse_number.hpp"
-#include "sparse_problem.hpp"
 #include "sparse_options.hpp"
+#include "sparse_problem.hpp"
 #include "tseig/sparse/autotune.hpp"
 
 namespace tseig::cli {
@@ -71,7 +71,8 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
   std::printf("sparse %s (%c), n = %lld, %lld nonzeros: %s at block width %d\n", name.c_str(),
               type_letter<T>(), static_cast<long long>(m.rows()),
               static_cast<long long>(m.nonzeros()), to_string(a.kernel), a.block_width);
-  for (const SparseTuneTrial& t : trials) std::printf("  %-22s %10.5f s\n", t.what.c_str(), t.seconds);
+  for (const SparseTuneTrial& t : trials)
+    std::printf("  %-22s %10.5f s\n", t.what.c_str(), t.seconds);
   std::printf("best: %s, Rayleigh-Ritz on the grid from order %d", format_label(r.best).c_str(),
               r.best.rr_distributed_min);
   if (a.kernel == TunedKernel::chebfd_op) std::printf(", block width %d", r.best.block_width);

@@ -27,26 +27,25 @@ std::string SparseSignature::key() const {
 
 std::string SparseSignature::json() const {
   return std::string("{\"type\":\"") + type + "\",\"n\":" + std::to_string(n) +
-         ",\"nonzeros\":" + std::to_string(nonzeros) + ",\"n_bucket\":" +
-         std::to_string(n_bucket()) + ",\"density_bucket\":" + std::to_string(density_bucket()) +
+         ",\"nonzeros\":" + std::to_string(nonzeros) +
+         ",\"n_bucket\":" + std::to_string(n_bucket()) +
+         ",\"density_bucket\":" + std::to_string(density_bucket()) +
          ",\"ranks\":" + std::to_string(ranks) + ",\"kernel\":" + json::string(kernel) +
-         ",\"backend\":" + json::string(backend) +
-         ",\"device\":" + json::string(device) + ",\"cpu\":" + json::string(cpu) +
-         ",\"blas\":" + json::string(blas) + ",\"version\":" + json::string(version) + "}";
+         ",\"backend\":" + json::string(backend) + ",\"device\":" + json::string(device) +
+         ",\"cpu\":" + json::string(cpu) + ",\"blas\":" + json::string(blas) +
+         ",\"version\":" + json::string(version) + "}";
 }
 
 SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t nonzeros, int ranks,
                                       const std::string& kernel) {
-  SparseSignature s;
-  s.type = type;
-  s.n = n;
-  s.nonzeros = nonzeros;
-  s.ranks = ranks;
-  s.kernel = kernel;
-  s.cpu = cpu_model();
-  s.blas = blas_name();
-  s.version = TSEIG_VERSION_STRING;
-  return s;
+  return {.type = type,
+          .n = n,
+          .nonzeros = nonzeros,
+          .ranks = ranks,
+          .kernel = kernel,
+          .cpu = cpu_model(),
+          .blas = blas_name(),
+          .version = TSEIG_VERSION_STRING};
 }
 
 std::string sparse_choice_json(const sparse::SparseTuneParameters& t) {
@@ -63,7 +62,8 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
     const JsonValue* x = v.find(key);
     if (!x || !x->is(JsonValue::Kind::number) || x->number() < 1 || x->number() > 1 << 30 ||
         x->number() != static_cast<int>(x->number()))
-      throw Error(ErrorCode::io_error, "sparse tuning choice: '" + key + "' missing or out of range");
+      throw Error(ErrorCode::io_error,
+                  "sparse tuning choice: '" + key + "' missing or out of range");
     return static_cast<int>(x->number());
   };
   sparse::SparseTuneParameters t;
@@ -79,7 +79,8 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
   t.rr_distributed_min = number("rr_distributed_min");
   if (v.find("block_width")) t.block_width = number("block_width");
   if (t.sell_sigma % t.sell_chunk != 0)
-    throw Error(ErrorCode::io_error, "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
+    throw Error(ErrorCode::io_error,
+                "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
   return t;
 }
 

@@ -153,7 +153,8 @@ TEST(SparseTune, BadEntriesAndOptions) {
   const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 5, 5, 5);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const std::string key = tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks, "spmmv").key();
+  const std::string key =
+      tune::make_sparse_signature('d', a.rows(), a.nonzeros(), ranks, "spmmv").key();
   SparseTuneParameters user;
   user.block_width = 5;
   for (const std::string& choice :
@@ -172,8 +173,12 @@ TEST(SparseTune, BadEntriesAndOptions) {
   EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user);
 
   for (auto bad : {+[](SparseAutotuneOptions& o) { o.block_width = 0; },
-                   +[](SparseAutotuneOptions& o) { o.sell_candidates = {{8, 12}}; },
-                   +[](SparseAutotuneOptions& o) { o.rr_orders = {64, 32}; },
+                   +[](SparseAutotuneOptions& o) {
+                     o.sell_candidates = {{8, 12}};
+                   },
+                   +[](SparseAutotuneOptions& o) {
+                     o.rr_orders = {64, 32};
+                   },
                    +[](SparseAutotuneOptions& o) { o.seconds = -1; }}) {
     SparseAutotuneOptions o;
     o.rr_orders = {};

@@ -77,7 +77,7 @@ CrsStorage<T> to_crs(const SellStorage<T>& sell) {
   return crs;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                  \
+#define TSEIG_INSTANTIATE(T)                                         \
   template SellStorage<T> make_sell(const CrsStorage<T>&, int, int); \
   template CrsStorage<T> to_crs(const SellStorage<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)

@@ -17,7 +17,7 @@ struct SellStorage {
   std::vector<std::int32_t> row;        // local row of each chunk slot, −1 for padding
   std::vector<std::int32_t> col;        // entry (chunk, j, r) at chunk_ptr[c] + j·C + r
   std::vector<T> val;
-  std::vector<std::int32_t> length;     // entries of each local row (the rest is padding)
+  std::vector<std::int32_t> length;  // entries of each local row (the rest is padding)
 
   int chunks() const { return static_cast<int>(width.size()); }
 };

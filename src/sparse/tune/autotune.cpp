@@ -164,11 +164,11 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
     for (const auto& t : r.trials)
       trials += (trials.size() > 1 ? ",{\"what\":\"" : "{\"what\":\"") + t.what +
                 "\",\"seconds\":" + json::number(t.seconds, "%.4g") + "}";
-    const std::string entry =
-        "{\"signature\":" + sig.json() + ",\"choice\":" + tune::sparse_choice_json(r.best) +
-        ",\"kernel\":\"" + to_string(o.kernel) + "\"" +
-        ",\"block_width\":" + std::to_string(o.block_width) + ",\"trials\":" + trials +
-        "],\"by\":\"sparse autotune\"}";
+    const std::string entry = "{\"signature\":" + sig.json() +
+                              ",\"choice\":" + tune::sparse_choice_json(r.best) + ",\"kernel\":\"" +
+                              to_string(o.kernel) + "\"" +
+                              ",\"block_width\":" + std::to_string(o.block_width) +
+                              ",\"trials\":" + trials + "],\"by\":\"sparse autotune\"}";
     if (tune::cache_store_entry(a.comm(), path, sig.key(), entry)) r.stored_in = path;
   }
   return r;
@@ -196,12 +196,12 @@ SparseTuneParameters tuned_parameters(const Matrix<T>& a, TunedKernel kernel,
   return cached ? tune::merged(user, *cached) : user;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                \
-  template TSEIG_API SparseAutotuneResult autotune(const Matrix<T>&,                        \
-                                                   const SparseAutotuneOptions&);           \
-  template TSEIG_API SparseTuneParameters tuned_parameters(                                 \
-      const Matrix<T>&, TunedKernel, const SparseTuneParameters&, const std::string&);      \
-  template TSEIG_API std::optional<SparseTuneParameters> cached_tuning(                     \
+#define TSEIG_INSTANTIATE(T)                                                           \
+  template TSEIG_API SparseAutotuneResult autotune(const Matrix<T>&,                   \
+                                                   const SparseAutotuneOptions&);      \
+  template TSEIG_API SparseTuneParameters tuned_parameters(                            \
+      const Matrix<T>&, TunedKernel, const SparseTuneParameters&, const std::string&); \
+  template TSEIG_API std::optional<SparseTuneParameters> cached_tuning(                \
       const Matrix<T>&, TunedKernel, const std::string&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
