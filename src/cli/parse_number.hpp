@@ -1,11 +1,13 @@
 #pragma once
 // Strict number parsing for the command line: the whole token must be the number, so
 // a typo is an error instead of a silently different problem.
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "options.hpp"
 
@@ -29,6 +31,19 @@ inline double parse_double(std::string_view flag, std::string_view text) {
   if (ec != std::errc() || end != text.data() + text.size())
     throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not a valid number");
   return value;
+}
+
+/// "a,b,c" → {parse(flag, "a"), parse(flag, "b"), ...}; an empty entry is parsed too
+/// (and refused by parse).
+template <class F>
+auto parse_list(std::string_view flag, std::string_view text, F parse) {
+  std::vector<decltype(parse(flag, text))> out;
+  for (std::size_t p = 0;;) {
+    const std::size_t q = std::min(text.find(',', p), text.size());
+    out.push_back(parse(flag, text.substr(p, q - p)));
+    if (q == text.size()) return out;
+    p = q + 1;
+  }
 }
 
 /// "a:b" → ("a", "b"); the parts are parsed by the caller.

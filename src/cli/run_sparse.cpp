@@ -142,8 +142,7 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
   Matrix<T> a = make_sparse_matrix<T>(o, comm, name);
   // The tuning cache's knobs for this matrix (tseig-tune), else the defaults.
   const SparseTuneParameters tuned = tuned_parameters(a, tuned_kernel(o.method), {}, o.tune_file);
-  if (tuned.format != a.format() || tuned.format == SparseFormat::sell_c_sigma)
-    a = a.with_format(tuned);
+  a = a.with_format(tuned);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);

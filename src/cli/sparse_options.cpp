@@ -27,13 +27,9 @@ void parse_interval(std::string_view flag, std::string_view text, SparseOptions&
 
 /// "n" (every side n) or count comma-separated sizes, each ≥ 1.
 void parse_dims(std::string_view flag, std::string_view text, int count, SparseOptions& o) {
-  std::vector<std::int64_t> sizes;
-  for (std::size_t p = 0;;) {
-    const std::size_t q = std::min(text.find(',', p), text.size());
-    sizes.push_back(parse_int<std::int64_t>(flag, text.substr(p, q - p), 1));
-    if (q == text.size()) break;
-    p = q + 1;
-  }
+  const std::vector<std::int64_t> sizes = parse_list(
+      flag, text,
+      [](std::string_view f, std::string_view t) { return parse_int<std::int64_t>(f, t, 1); });
   if (sizes.size() != 1 && static_cast<int>(sizes.size()) != count)
     throw UsageError(std::string(flag) + ": expected 1 or " + std::to_string(count) + " sizes");
   for (int d = 0; d < count; ++d) o.dims[d] = sizes[sizes.size() == 1 ? 0 : d];

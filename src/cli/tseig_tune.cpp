@@ -13,7 +13,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -57,17 +56,6 @@ const char* usage =
 
 using tseig::cli::UsageError;
 
-// A comma-separated list, each entry parsed by parse(flag, entry).
-template <class F>
-auto list(const std::string& flag, const std::string& text, F parse) {
-  std::vector<decltype(parse(flag, text))> out;
-  std::stringstream s(text);
-  std::string item;
-  while (std::getline(s, item, ',')) out.push_back(parse(flag, item));
-  if (out.empty()) throw UsageError(flag + ": empty list");
-  return out;
-}
-
 TuneOptions parse(int argc, char** argv) {
   TuneOptions o;
   for (int i = 1; i < argc; ++i) {
@@ -77,13 +65,11 @@ TuneOptions parse(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--n")
-      o.n = list(a, value(), [](const std::string& f, const std::string& t) {
+      o.n = tseig::cli::parse_list(a, value(), [](std::string_view f, std::string_view t) {
         return tseig::cli::parse_int<int>(f, t, 1);
       });
     else if (a == "--nev-frac")
-      o.nev_frac = list(a, value(), [](const std::string& f, const std::string& t) {
-        return tseig::cli::parse_double(f, t);
-      });
+      o.nev_frac = tseig::cli::parse_list(a, value(), tseig::cli::parse_double);
     else if (a == "--type")
       o.types = value();
     else if (a == "--nb")

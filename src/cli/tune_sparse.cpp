@@ -79,16 +79,11 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
   std::printf("\ntuning cache: %s\n", r.stored_in.empty() ? "(not written)" : r.stored_in.c_str());
 }
 
-/// "a,b,c" (ascending when `sorted`) or "none" (empty).
+/// "a,b,c" of positive integers (ascending when `sorted`) or "none" (empty).
 std::vector<int> int_list(const std::string& flag, const std::string& v, bool sorted) {
-  std::vector<int> out;
-  if (v == "none") return out;
-  for (std::size_t p = 0;;) {
-    const std::size_t q = std::min(v.find(',', p), v.size());
-    out.push_back(parse_int(flag, std::string_view(v).substr(p, q - p), 1));
-    if (q == v.size()) break;
-    p = q + 1;
-  }
+  if (v == "none") return {};
+  const std::vector<int> out = parse_list(
+      flag, v, [](std::string_view f, std::string_view t) { return parse_int(f, t, 1); });
   if (sorted && !std::is_sorted(out.begin(), out.end()))
     throw UsageError(flag + ": ascending values");
   return out;

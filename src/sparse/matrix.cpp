@@ -187,9 +187,13 @@ template <class T>
 Matrix<T> Matrix<T>::with_format(const SparseTuneParameters& tune) const {
   raise_if_any(comm(), bad_sell(tune), ErrorCode::invalid_argument,
                "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
-  auto d = std::make_shared<MatrixData<T>>(*data_);
-  store_rows(*d, d->format == SparseFormat::crs ? CrsStorage<T>(data_->crs) : to_crs(data_->sell),
-             tune);
+  const MatrixData<T>& old = *data_;
+  const bool same = tune.format == old.format &&
+                    (tune.format == SparseFormat::crs ||
+                     (tune.sell_chunk == old.sell.chunk && tune.sell_sigma == old.sell.sigma));
+  if (same) return *this;  // the storage is immutable: share it
+  auto d = std::make_shared<MatrixData<T>>(old);
+  store_rows(*d, d->format == SparseFormat::crs ? std::move(d->crs) : to_crs(d->sell), tune);
   Matrix<T> out = *this;
   out.data_ = std::move(d);
   return out;

@@ -22,6 +22,7 @@ SellStorage<T> make_sell(const CrsStorage<T>& crs, int chunk, int sigma) {
   }
   SellStorage<T> s;
   s.chunk = chunk;
+  s.sigma = sigma;
   s.length.resize(n);
   for (int i = 0; i < n; ++i) s.length[i] = length(i);
   const int chunks = (n + chunk - 1) / chunk;

@@ -12,6 +12,7 @@ namespace tseig::sparse {
 template <class T>
 struct SellStorage {
   int chunk = 1;                        // C
+  int sigma = 1;                        // σ
   std::vector<std::int64_t> chunk_ptr;  // first entry of each chunk; chunks + 1
   std::vector<std::int32_t> width;      // entries per row of each chunk
   std::vector<std::int32_t> row;        // local row of each chunk slot, −1 for padding

@@ -119,7 +119,7 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
   SparseAutotuneResult r;
   if (o.kernel == TunedKernel::chebfd_op) r.best.block_width = o.block_width;
   const SparseTuneParameters crs;
-  const Matrix<T> base = a.format() == SparseFormat::crs ? a : a.with_format(crs);
+  const Matrix<T> base = a.with_format(crs);
   const double crs_seconds = time_kernel(base, o);
   r.trials.push_back({"crs", crs_seconds});
   double best = crs_seconds * switch_margin;
