@@ -113,7 +113,8 @@ def tridiagonalize(g):
     """stages/tridiagonalize/host.cpp: per column j < n-1 (len = n-j-1, i = j mod nb):
     make_reflector on the owning process column (Allreduce of amax and of 3 reals along
     the column), Bcast of [tau, beta, v] (2+len) along rows, sum_over_column(v, len),
-    sum_over_grid(y | W^H v | V^H v, len + 2i); at the end sum_over_grid(d, n)."""
+    an Iallreduce of [W^H v | V^H v] (2i) over the grid, sum_over_grid(y, len); at the end
+    sum_over_grid(d, n)."""
     c = C().small(g.P)            # allocate_collectively
     for j in range(g.n - 1):
         ln, i = g.n - j - 1, j % g.nb
@@ -123,21 +124,49 @@ def tridiagonalize(g):
             c.coll(g.P, 2 + ln, g.s)
         if g.pr > 1:
             c.coll(g.P, ln, g.s, True)
-        sum_over_grid(c, g, ln + 2 * i, g.s)
+        if g.P > 1 and i > 0:
+            c.coll(g.P, 2 * i, g.s)
+        sum_over_grid(c, g, ln, g.s)
     sum_over_grid(c, g, g.n, g.r)
     return c
 
 
 def reduce_to_band(g):
-    """stages/reduce_to_band/host.cpp: per panel k (m = n-k-b rows below it, kk = min(m, b)):
-    gather_panel = sum_over_grid(m*b), a raise_if_any after geqrt3, sum_over_grid(Y, m*kk)."""
+    """stages/reduce_to_band/host.cpp: per panel k (m = n-k-b rows below it, kk = min(m, b),
+    t0 = k+b; process row i holds ldr_i = max(1, its rows >= t0), column j ldc_j): when the
+    panel spans several process columns a sum_over_row of ldr_i*b; on the owner column a
+    sum_over_column of the whole panel (m*b); a raise_if_any; a Bcast along each row of
+    ldr_i*b + kk*kk; then along columns V_c (ldc_j*kk), Y_c twice (ldc_j*kk) and V^H Y
+    (kk*kk), along rows Y_r (ldr_i*kk)."""
     c = C().small(g.P)            # allocate_collectively
     k = 0
     while k + g.b < g.n:
-        m = g.n - k - g.b
-        sum_over_grid(c, g, m * g.b, g.s)
+        m, t0 = g.n - k - g.b, k + g.b
+        kk = min(m, g.b)
+        ldr = [max(1, numroc(g.n, g.nb, i, g.pr) - owned_before(t0, g.nb, i, g.pr))
+               for i in range(g.pr)]
+        ldc = [max(1, numroc(g.n, g.nb, j, g.pc) - owned_before(t0, g.nb, j, g.pc))
+               for j in range(g.pc)]
+        owner = (k // g.nb) % g.pc
+        spans = ((k + g.b - 1) // g.nb) % g.pc != owner
+        along_rows = lambda count: [c.coll(g.pc, count(i), g.s, True) for i in range(g.pr)]
+        along_cols = lambda count: [c.coll(g.pr, count(j), g.s, True) for j in range(g.pc)]
+        if g.pc > 1 and spans:
+            along_rows(lambda i: ldr[i] * g.b)
+        if g.pr > 1:
+            c.coll(g.pr, m * g.b, g.s, True)
         c.small(g.P)
-        sum_over_grid(c, g, m * min(m, g.b), g.s)
+        if g.pc > 1:
+            for i in range(g.pr):
+                c.coll(g.pc, ldr[i] * g.b + kk * kk, g.s)
+        if g.pr > 1:
+            along_cols(lambda j: ldc[j] * kk)
+            along_cols(lambda j: ldc[j] * kk)
+        if g.pc > 1:
+            along_rows(lambda i: ldr[i] * kk)
+        if g.pr > 1:
+            along_cols(lambda j: ldc[j] * kk)
+            along_cols(lambda j: kk * kk)
         k += g.b
     return c
 
@@ -289,10 +318,10 @@ def tridiagonal_solve(g):
 
 def backtransform_householder(g, nr, offset):
     """stages/backtransform_householder/host.cpp: blocks of width 256 (wy_width) of the nr
-    reflectors; per nb-panel a Bcast along rows of each rank's ldv = max(local rows below
-    the block, 1) x nb; per block sum_over_column(S, w*w) and, on ranks with local columns
-    of Z, sum_over_column(W, w*lcz) (in pieces)."""
-    c = C().small(g.P)
+    reflectors (wy_blocks.cpp); per nb-panel a Bcast along rows of each rank's ldv =
+    max(local rows below the block, 1) x nb; per block sum_over_grid(S, w*w) and, on ranks
+    with local columns of Z, sum_over_column(W, w*lcz) (in pieces)."""
+    c = C().small(g.P, 2)         # allocate_collectively: WyBlocks and W
     width = max(1, WY_WIDTH // g.nb) * g.nb
     lcz = [numroc(g.nev, g.nb, q, g.pc) for q in range(g.pc)]
     for b0 in range(0, nr, width):
@@ -304,8 +333,8 @@ def backtransform_householder(g, nr, offset):
                 kw = min(k0 + g.nb, b0 + w) - k0
                 c.v[2] += g.P
                 c.v[3] += g.pc * ldv * kw * g.s
+        sum_over_grid(c, g, w * w, g.s)
         if g.pr > 1:
-            c.coll(g.P, w * w, g.s, True)
             for l in lcz:
                 c.coll(g.pr, w * l, g.s, True)
     return c

@@ -149,6 +149,18 @@ int MPI_Allreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MP
   return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
 }
 
+int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request* request) {
+  collective(bytes(count, type));
+  return PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, request);
+}
+
+int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request* request) {
+  collective(bytes(count, type));
+  return PMPI_Ibcast(buf, count, type, root, comm, request);
+}
+
 int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                MPI_Comm comm) {
   collective(bytes(count, type));

@@ -94,6 +94,12 @@ void sum_over_column(const Grid& g, T* buf, int count) {
   if (count > 0 && g.nprow() > 1) sum_in_pieces(g.col_comm(), buf, static_cast<std::size_t>(count));
 }
 
+/// In-place sum of buf over my process row (the ranks sharing my grid row).
+template <class T>
+void sum_over_row(const Grid& g, T* buf, int count) {
+  if (count > 0 && g.npcol() > 1) sum_in_pieces(g.row_comm(), buf, static_cast<std::size_t>(count));
+}
+
 /// Broadcast along my process row from process column `root_col`.
 template <class T>
 void broadcast_along_row(const Grid& g, T* buf, int count, int root_col) {
