@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The sanitizer job: builds preset "asan" (AddressSanitizer + UndefinedBehaviorSanitizer
-# at -O1, host only) into build-asan/ and runs the tests labelled "sanitize" — one rank
-# count (2 where registered) of every MPI test program, so every solver and entry point
+# at -O1, host only; -g1: the line tables the reports' stack traces need, without the
+# variable and type information only a debugger reads) into build-asan/ and runs the
+# tests labelled "sanitize" — one rank count (2 where registered) of every MPI test
+# program, so every solver and entry point
 # (C++, C API, Fortran, tseig-solve) runs once under the sanitizers. Leaks are checked
 # with tests/sanitizers/lsan.supp. Extra arguments go to ctest. Exit code: ctest's.
 set -euo pipefail
