@@ -148,7 +148,7 @@ def reduce_to_band(g):
         ldc = [max(1, numroc(g.n, g.nb, j, g.pc) - owned_before(t0, g.nb, j, g.pc))
                for j in range(g.pc)]
         owner = (k // g.nb) % g.pc
-        spans = ((k + g.b - 1) // g.nb) % g.pc != owner
+        spans = g.b > g.nb
         along_rows = lambda count: [c.coll(g.pc, count(i), g.s, True) for i in range(g.pr)]
         along_cols = lambda count: [c.coll(g.pr, count(j), g.s, True) for j in range(g.pc)]
         if g.pc > 1 and spans:

@@ -66,6 +66,7 @@ TYPED_TEST(TwoStageTest, ReduceToBandRebuildsA) {
                             {97, 4, 4},
                             {97, 4, 8},
                             {61, 8, 16},
+                            {61, 4, 12},  // panels of 3 blocks: back on their first column
                             {130, 32, 32}}) {
       SCOPED_TRACE(shape_name(grid) + " N=" + std::to_string(n) + " nb=" + std::to_string(nb) +
                    " b=" + std::to_string(b));

@@ -105,7 +105,9 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     const int mr = A.local_rows() - r0, mc = A.local_cols() - c0;
     const int ldr = std::max(mr, 1), ldc = std::max(mc, 1);
     const int owner = A.col_owner(k);
-    const bool spans = A.col_owner(k + b - 1) != owner, in_owner = g.mycol() == owner;
+    // Panels start on a block boundary: one of more than one block spans several
+    // process columns (not only when its last block's owner differs: b = 3·nb, 2 columns).
+    const bool spans = b > nb && g.npcol() > 1, in_owner = g.mycol() == owner;
 
     // The panel A(t0:n, k:k+b), my process row's rows of it, into Pr (leading dimension
     // ldr) on the owner column: summed along the row when it spans several process columns.
