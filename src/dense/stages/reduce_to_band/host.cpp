@@ -38,19 +38,24 @@ struct GlobalIndex {
   }
 };
 
-// The rows of my process row, from local row r0 on, of an m-row block with leading
-// dimension ldr, written into (or added to) the same rows of a block over my local columns
-// from c0 on with leading dimension ldc: where the row's global index is also one of my
-// columns.
+// Where my local row r0 + l and my local column c0 + lc hold the same global index: adds
+// that row of `rows` (my rows from r0, leading dimension ldr, kk columns) into that row
+// of `cols` (my columns from c0, leading dimension ldc), or, with into_cols false, the
+// other way round.
 template <class T>
-void rows_to_cols(const GlobalIndex& gi, int r0, int c0, int kk, const T* rows, int ldr, T* cols,
-                  int ldc) {
+void add_shared(const GlobalIndex& gi, int r0, int c0, int kk, T* rows, int ldr, T* cols, int ldc,
+                bool into_cols) {
   for (int l = 0; l + r0 < static_cast<int>(gi.row.size()); ++l) {
     const int lc = gi.row_as_col[r0 + l];
     if (lc < 0) continue;
-    for (int c = 0; c < kk; ++c)
-      cols[(lc - c0) + static_cast<std::size_t>(c) * ldc] +=
-          rows[l + static_cast<std::size_t>(c) * ldr];
+    for (int c = 0; c < kk; ++c) {
+      T& r = rows[l + static_cast<std::size_t>(c) * ldr];
+      T& x = cols[(lc - c0) + static_cast<std::size_t>(c) * ldc];
+      if (into_cols)
+        x += r;
+      else
+        r += x;
+    }
   }
 }
 
@@ -164,7 +169,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
                                                         ? T(1)
                                                         : Pr[l + static_cast<std::size_t>(c) * ldr];
       }
-    rows_to_cols(*gi, r0, c0, kk, Vr, ldr, Vc, ldc);
+    add_shared(*gi, r0, c0, kk, Vr, ldr, Vc, ldc, true);
     sum_over_column(g, Vc, ldc * kk);
 
     // Y = Ã·V from my lower tiles: Yr (by local rows) and Yc (by local columns).
@@ -195,27 +200,20 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     // along the row (process columns own disjoint columns, process rows disjoint rows).
     // Then Y on my columns from the rows, summed along the column.
     sum_over_column(g, Yc, ldc * kk);
-    for (int l = 0; l < mr; ++l) {
-      const int lc = gi->row_as_col[r0 + l];
-      if (lc >= 0)
-        for (int c = 0; c < kk; ++c)
-          Yr[l + static_cast<std::size_t>(c) * ldr] +=
-              Yc[(lc - c0) + static_cast<std::size_t>(c) * ldc];
-    }
+    add_shared(*gi, r0, c0, kk, Yr, ldr, Yc, ldc, false);
     sum_over_row(g, Yr, ldr * kk);
     std::fill(Yc, Yc + static_cast<std::size_t>(ldc) * kk, T(0));
-    rows_to_cols(*gi, r0, c0, kk, Yr, ldr, Yc, ldc);
+    add_shared(*gi, r0, c0, kk, Yr, ldr, Yc, ldc, true);
     sum_over_column(g, Yc, ldc * kk);
 
     // W = Y·T − ½·V·(Tᴴ·(Vᴴ·(Y·T))), on my rows and my columns; Vᴴ·(Y·T) summed over my
     // process column's rows.
-    const T* Tk = Tp;
-    blas::trmm('R', 'U', 'N', 'N', mr, kk, T(1), Tk, kk, Yr, ldr);
-    blas::trmm('R', 'U', 'N', 'N', mc, kk, T(1), Tk, kk, Yc, ldc);
+    blas::trmm('R', 'U', 'N', 'N', mr, kk, T(1), Tp, kk, Yr, ldr);
+    blas::trmm('R', 'U', 'N', 'N', mc, kk, T(1), Tp, kk, Yc, ldc);
     M.assign(static_cast<std::size_t>(kk) * kk, T(0));
     blas::gemm('C', 'N', kk, kk, mr, T(1), Vr, ldr, Yr, ldr, T(0), M.data(), kk);
     sum_over_column(g, M.data(), kk * kk);
-    blas::trmm('L', 'U', 'C', 'N', kk, kk, T(1), Tk, kk, M.data(), kk);
+    blas::trmm('L', 'U', 'C', 'N', kk, kk, T(1), Tp, kk, M.data(), kk);
     blas::gemm('N', 'N', mr, kk, kk, T(-0.5), Vr, ldr, M.data(), kk, T(1), Yr, ldr);
     blas::gemm('N', 'N', mc, kk, kk, T(-0.5), Vc, ldc, M.data(), kk, T(1), Yc, ldc);
 
