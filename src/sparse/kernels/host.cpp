@@ -57,21 +57,43 @@ S as_scalar(T v) {
     return v;
 }
 
+/// The row finishers below see a block row of NB columns one part of W columns at a
+/// time (sweep.hpp); their dot accumulators are kept per part.
+template <class T, int NB>
+struct RowParts {
+  static constexpr int W = row_part_width<T, NB>();
+  static constexpr int parts = NB / W;
+  using L = Lanes<T, W>;
+  using Row = typename L::Row;
+  /// Element (i, part's first column) of a row-major block.
+  static std::size_t at(int i, int ld, int part) {
+    return static_cast<std::size_t>(i) * ld + static_cast<std::size_t>(part) * W;
+  }
+  template <bool Imaginary = true>
+  struct Dots {
+    std::array<ColumnDots<T, W, Imaginary>, parts> part{};
+    void add_to(T* out) const {
+      for (int p = 0; p < parts; ++p) part[p].add_to(out + p * W);
+    }
+  };
+};
+
 template <class T, int NB>
 struct Store {
-  using L = Lanes<T, NB>;
+  using P = RowParts<T, NB>;
   T* __restrict y;
   int ldy;
-  void row(int i, const typename L::Row& acc) {
-    L::store(y + static_cast<std::size_t>(i) * ldy, acc);
+  void row(int i, int part, const typename P::Row& acc) {
+    P::L::store(y + P::at(i, ldy, part), acc);
   }
   void finish() {}
 };
 
 template <class T, class S, int NB, bool ReadY>
 struct Augmented {
-  using L = Lanes<T, NB>;
-  using Row = typename L::Row;
+  using P = RowParts<T, NB>;
+  using L = typename P::L;
+  using Row = typename P::Row;
   S alpha, beta, gamma;
   const T* __restrict x;
   int ldx;
@@ -79,17 +101,17 @@ struct Augmented {
   int ldy;
   T* xx;
   T* yx;
-  ColumnDots<T, NB, false> x_x{};
-  ColumnDots<T, NB> y_x{};
+  typename P::template Dots<false> x_x{};
+  typename P::template Dots<> y_x{};
 
-  void row(int i, const Row& acc) {
-    const Row xi = L::load(x + static_cast<std::size_t>(i) * ldx);
-    T* yi = y + static_cast<std::size_t>(i) * ldy;
+  void row(int i, int part, const Row& acc) {
+    const Row xi = L::load(x + P::at(i, ldx, part));
+    T* yi = y + P::at(i, ldy, part);
     Row v = L::scale(alpha, L::minus(acc, L::scale(beta, xi)));
     if constexpr (ReadY) v = L::plus(v, L::scale(gamma, L::load(yi)));
     L::store(yi, v);
-    x_x.add(xi, xi);
-    y_x.add(v, xi);
+    x_x.part[part].add(xi, xi);
+    y_x.part[part].add(v, xi);
   }
   void finish() {
     x_x.add_to(xx);
@@ -99,8 +121,9 @@ struct Augmented {
 
 template <class T, class S, int NB>
 struct ChebyshevStep {
-  using L = Lanes<T, NB>;
-  using Row = typename L::Row;
+  using P = RowParts<T, NB>;
+  using L = typename P::L;
+  using Row = typename P::Row;
   S two_alpha, beta, c;
   const T* __restrict u;
   int ldu;
@@ -110,18 +133,18 @@ struct ChebyshevStep {
   int ldx;
   T* eta;
   T* mu;
-  ColumnDots<T, NB> w_u{};
-  ColumnDots<T, NB, false> u_u{};
+  typename P::template Dots<> w_u{};
+  typename P::template Dots<false> u_u{};
 
-  void row(int i, const Row& acc) {
-    const Row ui = L::load(u + static_cast<std::size_t>(i) * ldu);
-    T* wi = w + static_cast<std::size_t>(i) * ldw;
-    T* xi = x + static_cast<std::size_t>(i) * ldx;
+  void row(int i, int part, const Row& acc) {
+    const Row ui = L::load(u + P::at(i, ldu, part));
+    T* wi = w + P::at(i, ldw, part);
+    T* xi = x + P::at(i, ldx, part);
     const Row v = L::minus(L::scale(two_alpha, L::minus(acc, L::scale(beta, ui))), L::load(wi));
     L::store(wi, v);
     L::store(xi, L::plus(L::load(xi), L::scale(c, v)));
-    w_u.add(v, ui);
-    u_u.add(ui, ui);
+    w_u.part[part].add(v, ui);
+    u_u.part[part].add(ui, ui);
   }
   void finish() {
     w_u.add_to(eta);

@@ -110,6 +110,18 @@ struct Lanes {
   }
 };
 
+/// Width of the part of a block row that a sweep accumulates at a time: the widest
+/// power of two ≤ NB whose partial sums (re and im apart for complex) take at most 8
+/// SIMD registers. A wider row would spill its sums to the stack on every entry (complex
+/// double at 16 columns needs 16 AVX2 registers for them alone), so a wide row is summed
+/// part by part while its entries stay in L1.
+template <class T, int NB>
+constexpr int row_part_width() {
+  constexpr int lanes = simd_bytes / static_cast<int>(sizeof(real_t<T>));
+  constexpr int widest = 8 * lanes / (is_complex_v<T> ? 4 : 1);
+  return std::max(1, std::min(NB, widest));
+}
+
 /// Per-column Σ conj(a)·b over the rows of a sweep, kept in lanes until the end.
 /// Imaginary = false skips the imaginary parts (a = b, where they vanish).
 template <class T, int NB, bool Imaginary = true>

@@ -1,8 +1,12 @@
 #pragma once
 // One sweep over a set of rows (CRS) or chunks (SELL-C-σ): for each row i the block row
-// acc = Σ_j a_ij X_j, held in SIMD lanes (kernels/lanes.hpp), handed to op.row(i, acc)
-// which finishes the fused operation. The block width is a compile-time power of two
-// ≤ 64; other widths are cut into column panels of such widths, each swept in turn.
+// acc = Σ_j a_ij X_j, held in SIMD lanes (kernels/lanes.hpp), handed part by part to
+// op.row(i, part, acc) which finishes the fused operation on that part's columns. The
+// block width is a compile-time power of two ≤ 64; other widths are cut into column
+// panels of such widths, each swept in turn. A row wider than the registers hold
+// (row_part_width) is summed one part at a time, re-reading its entries from L1: the
+// matrix and the blocks still stream from memory once (column panels of a row-major
+// block would not: each would pull whole rows through the cache).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -78,20 +82,24 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
   const T* __restrict val = a.val.data();
   // Narrow blocks: a row's multiply-adds form one dependence chain per register, so
   // several partial sums run side by side to cover the latency (≈ 4 registers in flight).
-  using L = Lanes<T, NB>;
+  constexpr int W = row_part_width<T, NB>();
+  using L = Lanes<T, W>;
   constexpr int chains = std::max(1, 4 / (L::count * (L::complex ? 2 : 1)));
   for (const auto& [first, last] : ranges)
-    for (int i = first; i < last; ++i) {
-      std::array<RowSum<NB, T>, chains> sums;
-      std::int64_t j = ptr[i];
-      for (; j + chains <= ptr[i + 1]; j += chains)
-        for (int c = 0; c < chains; ++c)
-          sums[c].add(val[j + c], x + static_cast<std::size_t>(col[j + c]) * ldx);
-      for (; j < ptr[i + 1]; ++j) sums[0].add(val[j], x + static_cast<std::size_t>(col[j]) * ldx);
-      typename L::Row acc = sums[0].result();
-      for (int c = 1; c < chains; ++c) acc = L::plus(acc, sums[c].result());
-      op.row(i, acc);
-    }
+    for (int i = first; i < last; ++i)
+      for (int part = 0; part < NB / W; ++part) {
+        const T* xp = x + part * W;
+        std::array<RowSum<W, T>, chains> sums;
+        std::int64_t j = ptr[i];
+        for (; j + chains <= ptr[i + 1]; j += chains)
+          for (int c = 0; c < chains; ++c)
+            sums[c].add(val[j + c], xp + static_cast<std::size_t>(col[j + c]) * ldx);
+        for (; j < ptr[i + 1]; ++j)
+          sums[0].add(val[j], xp + static_cast<std::size_t>(col[j]) * ldx);
+        typename L::Row acc = sums[0].result();
+        for (int c = 1; c < chains; ++c) acc = L::plus(acc, sums[c].result());
+        op.row(i, part, acc);
+      }
 }
 
 /// SELL-C-σ. One vector (NB = 1): the C rows of a chunk advance in lock step, so SIMD
@@ -118,16 +126,18 @@ void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __re
             acc[r] += val[slots + r] * x[static_cast<std::size_t>(col[slots + r]) * ldx];
         }
         for (int r = 0; r < c; ++r)
-          if (rows[r] >= 0) op.row(rows[r], Lanes<T, 1>::load(acc + r));
+          if (rows[r] >= 0) op.row(rows[r], 0, Lanes<T, 1>::load(acc + r));
       } else {
-        for (int r = 0; r < c && rows[r] >= 0; ++r) {
-          RowSum<NB, T> sum;
-          for (int j = 0; j < width; ++j) {
-            const std::int64_t slot = base + static_cast<std::int64_t>(j) * c + r;
-            sum.add(val[slot], x + static_cast<std::size_t>(col[slot]) * ldx);
+        constexpr int W = row_part_width<T, NB>();
+        for (int r = 0; r < c && rows[r] >= 0; ++r)
+          for (int part = 0; part < NB / W; ++part) {
+            RowSum<W, T> sum;
+            for (int j = 0; j < width; ++j) {
+              const std::int64_t slot = base + static_cast<std::int64_t>(j) * c + r;
+              sum.add(val[slot], x + part * W + static_cast<std::size_t>(col[slot]) * ldx);
+            }
+            op.row(rows[r], part, sum.result());
           }
-          op.row(rows[r], sum.result());
-        }
       }
     }
 }
