@@ -42,12 +42,16 @@ void copy_row(const Piece<R>& p, int row, R* z) {
 
 // My rows [off, off + rows) of the merged piece, all in one half. They are B·V where V's
 // columns (len entries) are what the merge rotates and multiplies; a null B means V is
-// the rows themselves (len = rows).
+// the rows themselves (len = rows). V's own columns are those of piece `piece`, stored
+// from v on with stride ld.
 template <class R>
 struct Segment {
   int off = 0, rows = 0, len = 0;
   const R* B = nullptr;
   std::vector<R*> col;  // m entries: column j of V, null where it is zero here
+  int piece = 0;
+  R* v = nullptr;
+  long ld = 0;
 };
 
 // Whether any rank of the merge ran short of memory (comm null: this rank alone).
@@ -123,10 +127,12 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     // eigenvectors (or its M), or null where it is zero there; rotations write in place
     // and give a zero column storage only when it stops being zero. A factored result
     // keeps the pieces untouched and rotates the rows of S instead.
-    for (auto& p : mine) {
+    for (std::size_t pi = 0; pi < mine.size(); ++pi) {
+      Piece<R>& p = mine[pi];
       const int col0 = p.lo == lo ? 0 : m1;
       auto add = [&](int row0, int nrows, int len, const R* Bp, R* v, long ld) {
-        Segment<R>& s = seg.emplace_back(Segment<R>{row0 - out.row0, nrows, len, Bp, {}});
+        Segment<R>& s = seg.emplace_back(
+            Segment<R>{row0 - out.row0, nrows, len, Bp, {}, static_cast<int>(pi), v, ld});
         s.col.assign(m, nullptr);
         for (int j = 0; j < p.cols; ++j) s.col[col0 + j] = v + j * ld;
       };
@@ -191,8 +197,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   // Roots with eigenvectors: [j_lo, j_hi), a contiguous run, as the roots ascend.
   int j_lo = 0, j_hi = 0;
   std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
-  std::vector<cached_vector<R>> Wc;
   cached_vector<R> S, Sh, tmp;
+  std::vector<R> delta;
   auto target = [&](std::size_t i, int pos) {
     return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
                     : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
@@ -237,28 +243,53 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     j_hi = j_lo;
     while (j_hi < k && root_pos[j_hi] < first + out.cols) ++j_hi;
 
-    // Each segment's nonzero non-deflated columns, packed for GEMM.
+    // Each segment's nonzero non-deflated columns, packed for GEMM where they are: a
+    // piece's own columns move to the front of its storage (the deflated ones are copied
+    // out above), and the other half's columns that rotations filled go into the slots
+    // this frees. Each rotation that fills a column deflates one nonzero in the segment,
+    // so the slots suffice. (A packed copy would add the piece's size to the peak.)
     idx.resize(seg.size());
-    Wc.resize(seg.size());
     long kh_max = 0, len_max = 0;
-    for (std::size_t i = 0; i < seg.size() && j_hi > j_lo && !factored; ++i) {
-      const Segment<R>& s = seg[i];
-      for (int r = 0; r < k; ++r)
-        if (s.col[df.column[r]]) idx[i].push_back(r);
-      Wc[i].resize(static_cast<long>(s.len) * idx[i].size());
-      for (std::size_t c = 0; c < idx[i].size(); ++c)
-        std::copy_n(s.col[df.column[idx[i][c]]], s.len,
-                    Wc[i].data() + static_cast<long>(c) * s.len);
-      kh_max = std::max(kh_max, static_cast<long>(idx[i].size()));
-      len_max = std::max(len_max, static_cast<long>(s.len));
+    if (j_hi > j_lo && !factored) {
+      std::vector<int> r_of(m, -1);
+      for (int r = 0; r < k; ++r) r_of[df.column[r]] = r;
+      std::vector<std::vector<int>> own(mine.size());
+      for (std::size_t pi = 0; pi < mine.size(); ++pi) {
+        Piece<R>& p = mine[pi];
+        const int col0 = p.lo == lo ? 0 : m1;
+        const long ld = p.factors.empty() ? p.rows : p.mrows;
+        for (long j = 0; j < p.cols; ++j)
+          if (const int r = r_of[col0 + j]; r >= 0) {
+            const long t = static_cast<long>(own[pi].size());
+            if (t != j) std::copy_n(p.q.data() + j * ld, ld, p.q.data() + t * ld);
+            own[pi].push_back(r);
+          }
+      }
+      for (std::size_t i = 0; i < seg.size(); ++i) {
+        Segment<R>& s = seg[i];
+        const Piece<R>& p = mine[s.piece];
+        const int col0 = p.lo == lo ? 0 : m1;
+        idx[i] = own[s.piece];
+        for (int c = 0; c < m; ++c)
+          if (s.col[c] && r_of[c] >= 0 && (c < col0 || c >= col0 + p.cols)) {
+            const long slot = static_cast<long>(idx[i].size());
+            if (slot == p.cols) {
+              out.failed = true;  // not reached (see above); never a wrong vector
+              break;
+            }
+            std::copy_n(s.col[c], s.len, s.v + slot * s.ld);
+            idx[i].push_back(r_of[c]);
+          }
+        kh_max = std::max(kh_max, static_cast<long>(idx[i].size()));
+        len_max = std::max(len_max, static_cast<long>(s.len));
+      }
     }
     filled.clear();
-    if (!factored)
-      for (auto& p : mine) p.q = cached_vector<R>();  // B stays for the products below
     // The panel buffers at their largest now: the loop below allocates nothing between
     // its broadcasts.
     const long bw_max = std::min(B, j_hi - j_lo);
     S.resize(k * bw_max);
+    delta.resize(k);
     Sh.resize(kh_max * bw_max);
     tmp.resize(len_max * bw_max);
   } catch (const std::bad_alloc&) {
@@ -274,12 +305,12 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       for (int c = 0; c < bw; ++c, ++kept_next) {
         // The kept roots are this rank's wanted ones in order, as ?laed4 keeps each root
         // between its poles; anything else is a failure, not a wrong vector.
-        if (kept_next >= sh.kept.size() || sh.kept[kept_next] != j0 + c) {
+        if (kept_next >= sh.kept.size() || sh.kept[kept_next] != j0 + c ||
+            !secular_vector(df, j0 + c, zhat.data(), delta.data(),
+                            S.data() + static_cast<long>(c) * k)) {
           out.failed = true;
           break;
         }
-        secular_vector(k, zhat.data(), sh.delta.data() + static_cast<long>(kept_next) * k,
-                       S.data() + static_cast<long>(c) * k);
       }
     if (g > 1) MPI_Bcast(S.data(), k * bw, mpi_type<R>(), owner, comm);
     if (factored) {
@@ -296,7 +327,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       for (int c = 0; c < bw; ++c)
         for (int r = 0; r < kh; ++r)
           Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
-      blas::gemm('N', 'N', len, bw, kh, R(1), Wc[i].data(), len, Sh.data(), kh, R(0), tmp.data(),
+      blas::gemm('N', 'N', len, bw, kh, R(1), seg[i].v, seg[i].ld, Sh.data(), kh, R(0), tmp.data(),
                  len);
       for (int c = 0; c < bw; ++c)
         std::copy_n(tmp.data() + static_cast<long>(c) * len, len,

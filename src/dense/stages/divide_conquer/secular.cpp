@@ -33,10 +33,7 @@ SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mi
         out.zprod[i] *= i == j ? delta[i] : delta[i] / (df.lambda[i] - df.lambda[j]);
     // Roots ascend, so j roots lie below this one.
     const int pos = j + deflated_not_above(df, lam);
-    if (pos >= first && pos < first + nout) {
-      out.kept.push_back(j);
-      out.delta.insert(out.delta.end(), delta.begin(), delta.end());
-    }
+    if (pos >= first && pos < first + nout) out.kept.push_back(j);
   }
   return out;
 }
@@ -49,25 +46,29 @@ std::vector<R> lowner_z(const std::vector<R>& product, const std::vector<R>& z) 
 }
 
 template <class R>
-void secular_vector(int k, const R* zhat, const R* delta, R* s) {
+bool secular_vector(const Deflation<R>& df, int j, const R* zhat, R* work, R* s) {
+  const int k = df.k();
+  R lam = 0;
+  if (lapack::laed4(k, j, df.lambda.data(), df.z.data(), work, df.rho, &lam) != 0) return false;
   if (k <= 2) {
-    std::copy(delta, delta + k, s);
-    return;
+    std::copy(work, work + k, s);
+    return true;
   }
   R norm2 = 0;
   for (int i = 0; i < k; ++i) {
-    s[i] = zhat[i] / delta[i];
+    s[i] = zhat[i] / work[i];
     norm2 += s[i] * s[i];
   }
   const R scale = 1 / std::sqrt(norm2);
   for (int i = 0; i < k; ++i) s[i] *= scale;
+  return true;
 }
 
 #define TSEIG_INSTANTIATE(R)                                                                      \
   template int deflated_not_above(const Deflation<R>&, R);                                        \
   template SecularShare<R> solve_secular(const Deflation<R>&, const std::vector<int>&, int, int); \
   template std::vector<R> lowner_z(const std::vector<R>&, const std::vector<R>&);                 \
-  template void secular_vector(int, const R*, const R*, R*);
+  template bool secular_vector(const Deflation<R>&, int, const R*, R*, R*);
 TSEIG_INSTANTIATE(float)
 TSEIG_INSTANTIATE(double)
 #undef TSEIG_INSTANTIATE

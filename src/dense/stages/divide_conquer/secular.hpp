@@ -5,7 +5,6 @@
 // (as LAPACK ?laed3). The roots are shared among the ranks of a merge.
 #include <vector>
 
-#include "core/buffer_cache.hpp"
 #include "dense/stages/divide_conquer/deflation.hpp"
 
 namespace tseig::dense::dc {
@@ -13,11 +12,10 @@ namespace tseig::dense::dc {
 /// One rank's share of the roots.
 template <class R>
 struct SecularShare {
-  std::vector<R> root;     ///< k entries: the roots this rank solved, 0 elsewhere
-  std::vector<R> zprod;    ///< k partial Löwner products over this rank's roots (k > 2)
-  std::vector<int> kept;   ///< this rank's roots whose eigenvectors are wanted, ascending
-  cached_vector<R> delta;  ///< k × kept.size(): pole_i − root_j of each kept root
-  bool failed = false;     ///< ?laed4 did not converge
+  std::vector<R> root;    ///< k entries: the roots this rank solved, 0 elsewhere
+  std::vector<R> zprod;   ///< k partial Löwner products over this rank's roots (k > 2)
+  std::vector<int> kept;  ///< this rank's roots whose eigenvectors are wanted, ascending
+  bool failed = false;    ///< ?laed4 did not converge
 };
 
 /// Solves the roots `mine` (ascending) of df. A root's eigenvector is wanted when its
@@ -35,9 +33,12 @@ int deflated_not_above(const Deflation<R>& df, R x);
 template <class R>
 std::vector<R> lowner_z(const std::vector<R>& product, const std::vector<R>& z);
 
-/// Unit eigenvector of diag(λ) + rho·ẑẑᵀ for a root with differences delta (k entries)
-/// into s: ẑ_i/delta_i normalised; for k ≤ 2 ?laed4 returns the vector in delta itself.
+/// Unit eigenvector of diag(λ) + rho·ẑẑᵀ for root j into s (k entries): ẑ_i/delta_i
+/// normalised, delta_i = pole_i − root_j from ?laed4 again (the same call solve_secular
+/// made, so the same numbers; keeping them would hold k per root, as much memory as the
+/// rank's block of eigenvectors, for < 1 % of the merge's flops); for k ≤ 2 ?laed4
+/// returns the vector itself. `work`: k entries. False where ?laed4 fails.
 template <class R>
-void secular_vector(int k, const R* zhat, const R* delta, R* s);
+bool secular_vector(const Deflation<R>& df, int j, const R* zhat, R* work, R* s);
 
 }  // namespace tseig::dense::dc
