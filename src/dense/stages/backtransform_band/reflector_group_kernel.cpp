@@ -61,16 +61,38 @@ void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, in
         for (int l = k + 1; l < M; ++l) t -= s[k * G + l] * f[l][q];
         f[k][q] = tau[k] * t;
       }
-    // The row is read into registers and stored once (v may alias S as far as the
-    // compiler knows); separate subtractions contract to FMAs (a sum would not).
-    for (int i = 0; i < len; ++i) {
+    // Rows are read into registers and stored once (v may alias S as far as the compiler
+    // knows); separate subtractions contract to FMAs (a sum would not). Two rows per pass:
+    // each row's update is a chain of M dependent FMAs per vector, and two rows give the
+    // FMA units enough independent chains.
+    // (A lambda for the row pair and the last row made GCC reload f on every row.)
+    int i = 0;
+    for (; i + 1 < len; i += 2) {
+      vec* x0 = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      vec* x1 = x0 + W / lanes;
+      vec y0[NV], y1[NV];
+      for (int q = 0; q < NV; ++q) {
+        y0[q] = x0[q];
+        y1[q] = x1[q];
+      }
+      for (int k = 0; k < M; ++k) {
+        const R u0 = v[k * slot + i], u1 = v[k * slot + i + 1];
+        for (int q = 0; q < NV; ++q) {
+          y0[q] -= f[k][q] * u0;
+          y1[q] -= f[k][q] * u1;
+        }
+      }
+      for (int q = 0; q < NV; ++q) {
+        x0[q] = y0[q];
+        x1[q] = y1[q];
+      }
+    }
+    if (i < len) {
       vec* x = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
-      R u[M];
-      for (int k = 0; k < M; ++k) u[k] = v[k * slot + i];
       vec y[NV];
       for (int q = 0; q < NV; ++q) y[q] = x[q];
       for (int k = 0; k < M; ++k)
-        for (int q = 0; q < NV; ++q) y[q] -= f[k][q] * u[k];
+        for (int q = 0; q < NV; ++q) y[q] -= f[k][q] * v[k * slot + i];
       for (int q = 0; q < NV; ++q) x[q] = y[q];
     }
   }
