@@ -151,7 +151,8 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
 // Stage 4 distributed: rows over process rows (each applies the steps that start in its
 // rows and trades halo rows with its neighbours), columns over process columns. Small
 // sweep blocks k make the halo (b + k − 1 rows) small enough for every process row of
-// the test grids to take part.
+// the test grids to take part; with several process columns each rank holds a share of
+// its row's sweeps and the blocks (k = 256: all sweeps in one) are broadcast along the row.
 TYPED_TEST(TwoStageTest, DistributedBackTransformMatchesOneRank) {
   using T = TypeParam;
   for (auto [n, b] : {std::pair{77, 6}, std::pair{301, 8}}) {

@@ -166,12 +166,36 @@ void backtransform_band(const BandReflectors<T>& q, T* X, int ldx, int ncols, in
   S.store(X, ldx, n);
 }
 
+// The sweeps a rank of a process row keeps of the row's reflectors (rows [lo, hi)):
+// [cut[c], cut[c + 1]) for process column c, cut where the entries are balanced, so the
+// row's ranks together hold its reflectors once.
+template <class T>
+std::vector<int> sweep_shares(const BandReflectors<T>& q, int lo, int hi, int npcol) {
+  const int sweeps = q.n - 1;
+  std::vector<double> before(1, 0);  // entries of the sweeps before sweep s
+  for (int s = 0; s < sweeps; ++s) {
+    const auto [j0, j1] = q.steps_in(s, lo, hi);
+    before.push_back(before.back() + (j1 - j0));
+  }
+  std::vector<int> cut(npcol + 1, sweeps);
+  cut[0] = 0;
+  for (int c = 1; c < npcol; ++c) {
+    const double target = before.back() * c / npcol;
+    cut[c] =
+        static_cast<int>(std::lower_bound(before.begin(), before.end(), target) - before.begin());
+    cut[c] = std::clamp(cut[c], cut[c - 1], sweeps);
+  }
+  return cut;
+}
+
 // Process row r applies the steps that start in its rows [lo, hi) to its columns of
 // them, plus the `halo` rows below that those steps reach. Per block of sweeps, in the
 // order the reflectors must be applied: the rows above applied their steps (which reach
 // into my first rows: received), the rows below sent my halo as their last block left it;
 // I apply mine, send the halo down and my first rows up. A pipeline: process row r works
-// on a block while r + 1 works on the one before.
+// on a block while r + 1 works on the one before. The process row's reflectors are dealt
+// out over its ranks by blocks of sweeps (sweep_shares) and each block is broadcast along
+// the row when it is applied, so a rank holds N²/(2P) entries, not N²/(2P_r).
 template <Device D, class T>
 void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                         const TuneParameters& tune) {
@@ -180,20 +204,30 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   if (n <= 1 || nev <= 0) return;
   const PipelineRows p(g, n, nev, chased.b, std::max(2, tune.band_sweeps_per_pass));
   const auto& [k, halo, layout, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
+  const int rows_hi = mine ? std::min(n, hi + k - 1) : lo;  // the rows my steps start in
+  const std::vector<int> share = sweep_shares(chased, lo, rows_hi, g.npcol());
+  const int mycol = g.mycol();
   const BandReflectors<T> q =
-      reflectors_for_rows(chased, g.comm(), lo, mine ? std::min(n, hi + k - 1) : lo);
+      reflectors_for_rows(chased, g.comm(), lo, rows_hi, share[mycol], share[mycol + 1]);
   chased = {};
   std::optional<Stripes<T>> S;
   cached_vector<T> buf;
+  BandReflectors<T> block;  // the block being applied, from the rank of the row holding it
   allocate_collectively(g.comm(), [&] {
     S.emplace(lo, ext - lo, cols);
     buf.resize(static_cast<std::size_t>(S->count()) * std::max(top, below) * Stripes<T>::W);
+    if (mine && g.npcol() > 1) {
+      // The first block is the largest but for rounding (at most one step per sweep).
+      block.reserve_rows(n, q.b, lo, rows_hi, true, 0, k);
+      block.tau.reserve(block.tau.size() + k);
+      block.v.reserve(block.tau.capacity() * q.b);
+    }
   });
   exchange_panels(Z, layout, S->data(), S->storage(), true);
   // The steps run on this rank alone between the transfers; a failed allocation there
   // must still reach the other ranks.
   collectively(g.comm(), [&] {
-    if (!mine || cols == 0) return;
+    if (!mine) return;
     const MPI_Comm col = g.col_comm();
     const MPI_Datatype type = mpi_type<T>();
     auto send = [&](int row, int nrows, int peer) {
@@ -205,12 +239,35 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                MPI_STATUS_IGNORE);
       S->unpack(row, nrows, buf.data());
     };
-    if (up) send(lo, top, me - 1);  // the halo of the rows above, before any block
+    // Block [s0, s1) from the ranks of my process row that hold its sweeps (every rank of
+    // the row takes part, with or without columns).
+    auto fetch = [&](int s0, int s1) -> const BandReflectors<T>& {
+      if (g.npcol() == 1) return q;
+      block.reserve_rows(n, q.b, lo, rows_hi, true, s0, s1);
+      for (int c = 0; c < g.npcol(); ++c) {
+        const int a = std::max(s0, share[c]), e = std::min(s1, share[c + 1]);
+        if (a >= e) continue;
+        const auto [first, count] = sweep_range(block, a, e);
+        if (c == mycol) {
+          const std::size_t from = sweep_range(q, a, e).first;
+          std::copy_n(&q.v[from * q.b], count * q.b, &block.v[first * q.b]);
+          std::copy_n(&q.tau[from], count, &block.tau[first]);
+        }
+        MPI_Bcast(&block.v[first * q.b], static_cast<int>(count * q.b), type, c, g.row_comm());
+        MPI_Bcast(&block.tau[first], static_cast<int>(count), type, c, g.row_comm());
+      }
+      return block;
+    };
+    const bool work = cols > 0;
+    if (work && up) send(lo, top, me - 1);  // the halo of the rows above, before any block
     BlockGroups<T> blocks(q.b);
     for (int s0 = last_block_start(sweeps, k); s0 >= 0; s0 -= k) {
+      const int s1 = std::min(s0 + k, sweeps);
+      const BandReflectors<T>& r = fetch(s0, s1);
+      if (!work) continue;
       if (up) receive(lo, top, me - 1);
       if (down) receive(hi, below, me + 1);
-      blocks.build(q, s0, std::min(s0 + k, sweeps), lo, hi);
+      blocks.build(r, s0, s1, lo, hi);
       blocks.apply(*S);
       if (down) send(hi, below, me + 1);
       if (up && s0 > 0) send(lo, top, me - 1);

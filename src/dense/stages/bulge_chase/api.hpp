@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -17,12 +18,14 @@ namespace tseig::dense {
 /// has steps j = 0, 1, …, steps(s)−1; reflector (s, j) acts on rows r = s+1+j·b to
 /// r+len−1, len = min(b, n−r), as H = I − tau·v·vᴴ with v(0) = 1. With Q = the product of
 /// all H in generation order (s ascending, then j ascending), band = Q·tridiag·Qᴴ.
-/// A rank holds the reflectors whose first row r lies in [row_lo, row_hi) (all of them
-/// for [0, n)), so that no rank needs all N²/2 entries; d and e are whole everywhere.
+/// A rank holds the reflectors whose first row r lies in [row_lo, row_hi) and whose sweep
+/// lies in [sweep_lo, sweep_hi) (all of them for [0, n) and [0, n − 1)), so that no rank
+/// needs all N²/2 entries; d and e are whole everywhere.
 template <class T>
 struct BandReflectors {
   int n = 0, b = 1;
-  int row_lo = 0, row_hi = 0;  ///< rows of the reflectors held
+  int row_lo = 0, row_hi = 0;      ///< rows of the reflectors held
+  int sweep_lo = 0, sweep_hi = 0;  ///< sweeps of the reflectors held
   std::vector<real_t<T>> d, e;
   // Cached: stage 4 reuses the blocks the divide & conquer kept, and vice versa.
   cached_vector<T> v;               ///< reflector (s, j) at v[index(s, j)·b], b slots
@@ -42,17 +45,23 @@ struct BandReflectors {
   }
   /// The steps of sweep s held here: [j_begin(s), j_end(s)).
   int j_begin(int s) const { return steps_in(s, row_lo, row_hi).first; }
-  int j_end(int s) const { return steps_in(s, row_lo, row_hi).second; }
+  int j_end(int s) const {
+    return s >= sweep_lo && s < sweep_hi ? steps_in(s, row_lo, row_hi).second : j_begin(s);
+  }
   bool holds(int s, int j) const { return j >= j_begin(s) && j < j_end(s); }
   std::size_t index(int s, int j) const {
     return first_[static_cast<std::size_t>(s)] + static_cast<std::size_t>(j - j_begin(s));
   }
-  /// Sizes the storage for the reflectors of rows [lo, hi) (none without keep: d and e only).
-  void reserve_rows(int n_, int b_, int lo, int hi, bool keep) {
+  /// Sizes the storage for the reflectors of rows [lo, hi) and sweeps [s_lo, s_hi) (none
+  /// without keep: d and e only). The reflectors of consecutive sweeps are contiguous.
+  void reserve_rows(int n_, int b_, int lo, int hi, bool keep, int s_lo = 0,
+                    int s_hi = std::numeric_limits<int>::max()) {
     n = n_;
     b = b_;
     row_lo = lo;
     row_hi = std::max(lo, hi);
+    sweep_lo = std::max(0, s_lo);
+    sweep_hi = std::max(sweep_lo, std::min(n - 1, s_hi));
     first_.resize(static_cast<std::size_t>(std::max(n - 1, 0)));
     std::size_t count = 0;
     for (int s = 0; s + 1 < n; ++s) {
@@ -74,10 +83,20 @@ template <class T>
 BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm comm,
                               bool keep_reflectors = true);
 
-/// Collective over comm: the reflectors of rows [lo, hi) (each rank its own range) from
-/// the ranks holding them in `mine` (every reflector held by exactly one rank, as
-/// bulge_chase leaves them). [0, n) gathers all of them.
+/// Collective over comm: the reflectors of rows [lo, hi) and sweeps [s_lo, s_hi) (each
+/// rank its own ranges) from the ranks holding them in `mine` (every reflector held by
+/// exactly one rank, as bulge_chase leaves them). [0, n) and all sweeps gathers all of them.
 template <class T>
-BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm comm, int lo, int hi);
+BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm comm, int lo, int hi,
+                                      int s_lo = 0, int s_hi = std::numeric_limits<int>::max());
+
+/// Where the reflectors of sweeps [s0, s1) of `q` start in q.v (in units of b entries) and
+/// q.tau, and how many there are; s0, s1 within q's sweeps.
+template <class T>
+std::pair<std::size_t, std::size_t> sweep_range(const BandReflectors<T>& q, int s0, int s1) {
+  const std::size_t first = q.first_[static_cast<std::size_t>(s0)];
+  const std::size_t end = s1 < q.n - 1 ? q.first_[static_cast<std::size_t>(s1)] : q.tau.size();
+  return {first, end - first};
+}
 
 }  // namespace tseig::dense

@@ -14,27 +14,31 @@
 namespace tseig::dense {
 
 template <class T>
-BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm comm, int lo,
-                                      int hi) {
+BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm comm, int lo, int hi,
+                                      int s_lo, int s_hi) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   const int n = mine.n, b = mine.b;
   const int sweeps = std::max(n - 1, 0);
-  // Every rank's held and wanted rows.
-  const int here[4] = {mine.row_lo, mine.row_hi, lo, std::max(lo, hi)};
-  std::vector<int> ranges(4 * static_cast<std::size_t>(size));
-  MPI_Allgather(here, 4, MPI_INT, ranges.data(), 4, MPI_INT, comm);
+  // Every rank's held rows and its wanted rows and sweeps (`mine` holds all sweeps).
+  const int here[6] = {mine.row_lo,      mine.row_hi,       lo,
+                       std::max(lo, hi), std::max(0, s_lo), std::min(sweeps, s_hi)};
+  constexpr std::size_t R = 6;
+  std::vector<int> ranges(R * static_cast<std::size_t>(size));
+  MPI_Allgather(here, R, MPI_INT, ranges.data(), R, MPI_INT, comm);
   const int me_lo = here[2], me_hi = here[3];
   BandReflectors<T> out;
   allocate_collectively(comm, [&] {
-    out.reserve_rows(n, b, me_lo, me_hi, true);
+    out.reserve_rows(n, b, me_lo, me_hi, true, here[4], here[5]);
     out.d = mine.d;
     out.e = mine.e;
   });
   if (sweeps == 0) return out;
 
-  // The steps of sweep s in both [l0, h0) and [l1, h1).
-  auto shared = [&](int s, int l0, int h0, int l1, int h1) {
+  // The steps of sweep s in both [l0, h0) and [l1, h1), none when the wanting rank w
+  // (its ranges at w) does not want sweep s.
+  auto shared = [&](int s, int l0, int h0, int l1, int h1, const int* w) {
+    if (s < w[4] || s >= w[5]) return std::pair{0, 0};
     const auto [a0, e0] = mine.steps_in(s, l0, h0);
     const auto [a1, e1] = mine.steps_in(s, l1, h1);
     return std::pair{std::max(a0, a1), std::max(std::max(a0, a1), std::min(e0, e1))};
@@ -45,9 +49,9 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   for (int s = 0; s < sweeps; ++s) {
     long sent = 0, received = 0;
     for (int q = 0; q < size; ++q) {
-      const int* r = &ranges[4 * static_cast<std::size_t>(q)];
-      sent += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3]));
-      received += count_of(shared(s, r[0], r[1], me_lo, me_hi));
+      const int* r = &ranges[R * static_cast<std::size_t>(q)];
+      sent += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r));
+      received += count_of(shared(s, r[0], r[1], me_lo, me_hi, here));
     }
     per_sweep = std::max({per_sweep, sent, received});
   }
@@ -64,11 +68,11 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   for (int s0 = 0; s0 < sweeps; s0 += round) {
     const int s1 = std::min(s0 + round, sweeps);
     for (int q = 0, at = 0, rat = 0; q < size; ++q) {
-      const int* r = &ranges[4 * static_cast<std::size_t>(q)];
+      const int* r = &ranges[R * static_cast<std::size_t>(q)];
       scount[q] = rcount[q] = 0;
       for (int s = s0; s < s1; ++s) {
-        scount[q] += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3]));
-        rcount[q] += count_of(shared(s, r[0], r[1], me_lo, me_hi));
+        scount[q] += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r));
+        rcount[q] += count_of(shared(s, r[0], r[1], me_lo, me_hi, here));
       }
       sdispl[q] = at;
       rdispl[q] = rat;
@@ -81,9 +85,9 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
     });
     T* p = sbuf.data();
     for (int q = 0; q < size; ++q) {
-      const int* r = &ranges[4 * static_cast<std::size_t>(q)];
+      const int* r = &ranges[R * static_cast<std::size_t>(q)];
       for (int s = s0; s < s1; ++s) {
-        const auto [j0, j1] = shared(s, mine.row_lo, mine.row_hi, r[2], r[3]);
+        const auto [j0, j1] = shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r);
         for (int j = j0; j < j1; ++j, p += b + 1) {
           std::copy_n(&mine.v[mine.index(s, j) * b], b, p);
           p[b] = mine.tau[mine.index(s, j)];
@@ -94,9 +98,9 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
                   rdispl.data(), unit, comm);
     const T* g = rbuf.data();
     for (int q = 0; q < size; ++q) {
-      const int* r = &ranges[4 * static_cast<std::size_t>(q)];
+      const int* r = &ranges[R * static_cast<std::size_t>(q)];
       for (int s = s0; s < s1; ++s) {
-        const auto [j0, j1] = shared(s, r[0], r[1], me_lo, me_hi);
+        const auto [j0, j1] = shared(s, r[0], r[1], me_lo, me_hi, here);
         for (int j = j0; j < j1; ++j, g += b + 1) {
           std::copy_n(g, b, &out.v[out.index(s, j) * b]);
           out.tau[out.index(s, j)] = g[b];
@@ -108,8 +112,9 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   return out;
 }
 
-#define TSEIG_INSTANTIATE(T) \
-  template BandReflectors<T> reflectors_for_rows(const BandReflectors<T>&, MPI_Comm, int, int);
+#define TSEIG_INSTANTIATE(T)                                                                   \
+  template BandReflectors<T> reflectors_for_rows(const BandReflectors<T>&, MPI_Comm, int, int, \
+                                                 int, int);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
