@@ -22,7 +22,7 @@ taken as deflated (0 is the upper bound; ~0.12 is what the random test matrices 
 N = 1000..2000). The driver's own calls ("outside") are not modelled.
 usage: comm_model.py compare DIR | predict --n N --np P1,P2,.. [--nb NB] [--b B] [--scalar d|z]
 """
-import argparse, glob, json, math, os, re, sys
+import argparse, bisect, glob, json, math, os, re, sys
 
 PIECE = 1 << 17        # sum_in_pieces: entries per Allreduce
 DC_MIN_LEAF, DC_MAX_PANEL, DC_CHUNK = 32, 256, 512   # TuneParameters defaults
@@ -219,41 +219,79 @@ def row_cuts(n, halo, pr):       # copy of backtransform_band/host.cpp
     return [0] + [n] * pr
 
 
+def sweep_steps(n, b, lo, hi):
+    """Per sweep s: its reflectors whose first row s + 1 + j*b lies in [lo, hi)."""
+    out = []
+    for s in range(n - 1):
+        steps = (n - 1 - s + b - 1) // b
+        first = lambda row: min(max(-((s + 1 - row) // b), 0), steps)   # ceil, clamped
+        out.append(max(first(hi) - first(lo), 0))
+    return out
+
+
+def sweep_shares(per_sweep, pc):  # copy of backtransform_band/host.cpp
+    before = [0]
+    for x in per_sweep:
+        before.append(before[-1] + x)
+    cut = [0] + [len(per_sweep)] * pc
+    for c in range(1, pc):
+        target = before[-1] * c / pc
+        cut[c] = min(max(bisect.bisect_left(before, target), cut[c - 1]), len(per_sweep))
+    return cut
+
+
 def backtransform_band(g, k=256):
     """stages/bulge_chase/reflectors_for_rows.cpp, then stages/backtransform_band/host.cpp.
     Process row r works on rows [lo, hi) (row_cuts: n*sqrt(r/pr)), its pc ranks each on
-    nev/pc columns. reflectors_for_rows: Allgather (4 ints), allocate, Allreduce (1 long),
-    then rounds of sweeps (16 MiB per rank and round) of allocate + Alltoallv: every rank
-    of process row r receives the reflectors (b + 1 entries with tau) whose first row lies
-    in [lo, hi + k - 1). exchange_panels twice (allocate + Alltoallv per chunk of columns
-    of 2^20 entries per rank: all N x nev entries, own part included), one `collectively`.
-    The pipeline down each process column: per block of k sweeps a process row sends its halo (b + k - 1 rows, or what is
-    left below it) down and its first min(halo, rows) rows up (once more before the first
-    block, once less after the last), as stripes of 128 bytes per row."""
+    nev/pc columns. Its reflectors (first row in [lo, hi + k - 1)) are split over its pc
+    ranks by sweeps (sweep_shares, balanced by entries). reflectors_for_rows: Allgather
+    (6 ints), allocate, Allreduce (1 long), then rounds of sweeps (16 MiB per rank and
+    round) of allocate + Alltoallv: each reflector (b + 1 entries with tau) goes to the
+    rank of each process row that keeps its sweep. exchange_panels twice (allocate +
+    Alltoallv per chunk of columns of 2^20 entries per rank: all N x nev entries, own part
+    included), one `collectively`. Per block of k sweeps each rank of a process row with
+    rows takes part in two Bcasts (v, tau) along the row per rank holding a part of the
+    block (none for pc = 1): every rank of row r receives all of the row's reflectors once.
+    The pipeline down each process column: per block a process row sends its halo (b + k -
+    1 rows, or what is left below it) down and its first min(halo, rows) rows up (once more
+    before the first block, once less after the last), as stripes of 128 bytes per row."""
     c = C().small(g.P, 3)         # 2 allocate_collectively + collectively
-    c.coll(g.P, 4, INT).coll(g.P, 1, 8)
+    c.coll(g.P, 6, INT).coll(g.P, 1, 8)
     if g.n <= 1 or g.nev <= 0:
         return c
     n, b = g.n, min(g.b, max(g.n - 1, 1))
     halo = min(n, b + k - 1)
     cut = row_cuts(n, halo, g.pr)
-    need = [reflectors_in(n, b, cut[r], min(n, cut[r + 1] + k - 1)) if cut[r + 1] > cut[r] else 0
-            for r in range(g.pr)]
+    blocks = math.ceil((n - 1) / k)
+    need, parts = [], []          # per process row: its reflectors; (block, holder) pairs
+    for r in range(g.pr):
+        if cut[r + 1] <= cut[r]:
+            need.append(0)
+            parts.append(0)
+            continue
+        steps = sweep_steps(n, b, cut[r], min(n, cut[r + 1] + k - 1))
+        need.append(sum(steps))
+        share = sweep_shares(steps, g.pc)
+        parts.append(sum(1 for s0 in range(0, n - 1, k) for q in range(g.pc)
+                         if max(s0, share[q]) < min(s0 + k, n - 1, share[q + 1])))
     ccut = chunk_cuts(n, b, g.P)
     held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
     wanted = [math.ceil((cut[r + 1] - cut[r] + k - 1) / b) for r in range(g.pr)]
-    per_sweep = max(max(held) * g.pc, max(wanted), 1)
+    per_sweep = max(max(held), max(wanted), 1)
     budget = (16 << 20) // ((b + 1) * g.s)
     rounds = math.ceil((n - 1) / min(max(budget // per_sweep, 1), n - 1))
     c.small(g.P, rounds)
     c.v[2] += g.P * rounds
-    c.v[3] += sum(need) * g.pc * (b + 1) * g.s
+    c.v[3] += sum(need) * (b + 1) * g.s
+    if g.pc > 1:
+        for r in range(g.pr):
+            c.v[2] += g.pc * 2 * parts[r]
+            c.v[3] += g.pc * need[r] * (b + 1) * g.s
     chunks = math.ceil(g.nev / min(max((1 << 20) * g.P // n, 64), g.nev))
     for _ in range(2):
         c.small(g.P, chunks)
         c.v[2] += g.P * chunks
         c.v[3] += n * g.nev * g.s
-    blocks = math.ceil((n - 1) / k)
     for q in range(g.pc):
         cols = g.nev * (q + 1) // g.pc - g.nev * q // g.pc
         if cols == 0:

@@ -194,8 +194,8 @@ std::vector<int> sweep_shares(const BandReflectors<T>& q, int lo, int hi, int np
 // into my first rows: received), the rows below sent my halo as their last block left it;
 // I apply mine, send the halo down and my first rows up. A pipeline: process row r works
 // on a block while r + 1 works on the one before. The process row's reflectors are dealt
-// out over its ranks by blocks of sweeps (sweep_shares) and each block is broadcast along
-// the row when it is applied, so a rank holds N²/(2P) entries, not N²/(2P_r).
+// out over its ranks by sweeps (sweep_shares) and each block is broadcast along the row
+// when it is applied, so a rank holds 1/P_c of its row's reflectors, not all of them.
 template <Device D, class T>
 void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
                         const TuneParameters& tune) {
@@ -217,10 +217,12 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
     S.emplace(lo, ext - lo, cols);
     buf.resize(static_cast<std::size_t>(S->count()) * std::max(top, below) * Stripes<T>::W);
     if (mine && g.npcol() > 1) {
-      // The first block is the largest but for rounding (at most one step per sweep).
-      block.reserve_rows(n, q.b, lo, rows_hi, true, 0, k);
-      block.tau.reserve(block.tau.size() + k);
-      block.v.reserve(block.tau.capacity() * q.b);
+      // A sweep has at most ⌈rows / b⌉ steps in my rows: reserved once, so the loop
+      // between the broadcasts allocates nothing.
+      const std::size_t most = static_cast<std::size_t>(k) * ((rows_hi - lo + q.b - 1) / q.b);
+      block.reserve_rows(n, q.b, lo, rows_hi, true, 0, 0);
+      block.tau.reserve(most);
+      block.v.reserve(most * q.b);
     }
   });
   exchange_panels(Z, layout, S->data(), S->storage(), true);
