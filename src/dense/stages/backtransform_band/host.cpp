@@ -75,6 +75,15 @@ class BlockGroups {
   static constexpr int G = reflector_group_size<T>();
   explicit BlockGroups(int b) : slot_(static_cast<std::size_t>(b) + G - 1) {}
 
+  /// Room for any block of k sweeps over `rows` rows (at most ⌈rows / b⌉ steps of ⌈k / G⌉
+  /// groups), so that build allocates nothing where other ranks wait in a transfer.
+  void reserve(int rows, int b, int k) {
+    const std::size_t steps = (rows + b - 1) / b, groups = steps * ((k + G - 1) / G);
+    steps_.reserve(steps + 1);
+    groups_.reserve(groups);
+    pv_.reserve(groups * G * slot_);
+  }
+
   void build(const BandReflectors<T>& q, int s0, int s1, int lo, int hi) {
     groups_.clear();
     steps_.assign(1, 0);
@@ -213,7 +222,9 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   std::optional<Stripes<T>> S;
   cached_vector<T> buf;
   BandReflectors<T> block;  // the block being applied, from the rank of the row holding it
+  BlockGroups<T> blocks(q.b);
   allocate_collectively(g.comm(), [&] {
+    if (mine && cols > 0) blocks.reserve(hi - lo, q.b, k);
     S.emplace(lo, ext - lo, cols);
     buf.resize(static_cast<std::size_t>(S->count()) * std::max(top, below) * Stripes<T>::W);
     if (mine && g.npcol() > 1) {
@@ -262,7 +273,6 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
     };
     const bool work = cols > 0;
     if (work && up) send(lo, top, me - 1);  // the halo of the rows above, before any block
-    BlockGroups<T> blocks(q.b);
     for (int s0 = last_block_start(sweeps, k); s0 >= 0; s0 -= k) {
       const int s1 = std::min(s0 + k, sweeps);
       const BandReflectors<T>& r = fetch(s0, s1);
