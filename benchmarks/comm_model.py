@@ -276,7 +276,7 @@ def backtransform_band(g, k=256):
                          if max(s0, share[q]) < min(s0 + k, n - 1, share[q + 1])))
     ccut = chunk_cuts(n, b, g.P)
     held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
-    wanted = [math.ceil((cut[r + 1] - cut[r] + k - 1) / b) for r in range(g.pr)]
+    wanted = [math.ceil((min(n, cut[r + 1] + k - 1) - cut[r]) / b) for r in range(g.pr)]
     per_sweep = max(max(held), max(wanted), 1)
     budget = (16 << 20) // ((b + 1) * g.s)
     rounds = math.ceil((n - 1) / min(max(budget // per_sweep, 1), n - 1))
