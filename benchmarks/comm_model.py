@@ -250,8 +250,9 @@ def backtransform_band(g, k=256):
     rank of each process row that keeps its sweep. exchange_panels twice (allocate +
     Alltoallv per chunk of columns of 2^20 entries per rank: all N x nev entries, own part
     included), one `collectively`. Per block of k sweeps each rank of a process row with
-    rows takes part in two Bcasts (v, tau) along the row per rank holding a part of the
-    block (none for pc = 1): every rank of row r receives all of the row's reflectors once.
+    rows takes part in one Bcast (v and tau as one derived type) along the row per rank
+    holding a part of the block (none for pc = 1): every rank of row r receives all of the
+    row's reflectors once.
     The pipeline down each process column: per block a process row sends its halo (b + k -
     1 rows, or what is left below it) down and its first min(halo, rows) rows up (once more
     before the first block, once less after the last), as stripes of 128 bytes per row."""
@@ -285,7 +286,7 @@ def backtransform_band(g, k=256):
     c.v[3] += sum(need) * (b + 1) * g.s
     if g.pc > 1:
         for r in range(g.pr):
-            c.v[2] += g.pc * 2 * parts[r]
+            c.v[2] += g.pc * parts[r]
             c.v[3] += g.pc * need[r] * (b + 1) * g.s
     chunks = math.ceil(g.nev / min(max((1 << 20) * g.P // n, 64), g.nev))
     for _ in range(2):

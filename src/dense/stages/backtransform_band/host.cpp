@@ -266,8 +266,16 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
           std::copy_n(&q.v[from * q.b], count * q.b, &block.v[first * q.b]);
           std::copy_n(&q.tau[from], count, &block.tau[first]);
         }
-        MPI_Bcast(&block.v[first * q.b], static_cast<int>(count * q.b), type, c, g.row_comm());
-        MPI_Bcast(&block.tau[first], static_cast<int>(count), type, c, g.row_comm());
+        // v and tau in one message: a derived type over both parts, by absolute address.
+        MPI_Aint at[2];
+        MPI_Get_address(&block.v[first * q.b], &at[0]);
+        MPI_Get_address(&block.tau[first], &at[1]);
+        const int length[2] = {static_cast<int>(count * q.b), static_cast<int>(count)};
+        MPI_Datatype both;
+        MPI_Type_create_hindexed(2, length, at, type, &both);
+        MPI_Type_commit(&both);
+        MPI_Bcast(MPI_BOTTOM, 1, both, c, g.row_comm());
+        MPI_Type_free(&both);
       }
       return block;
     };
