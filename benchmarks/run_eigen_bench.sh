@@ -2,8 +2,9 @@
 # Runs slepc_eigen_bench (tseig's LOBPCG and ChebFD against SLEPc, one residual test for
 # all; PETSc/SLEPc from scripts/install-bench-deps.sh) at 2 MPI ranks: the 3D Laplacian
 # (real build; the --nev smallest) and the disordered TI (complex build; the --nev
-# nearest 0). Collects the JSON lines in bench-out/eigen.jsonl, prints the table
-# (bench-out/eigen.md) and draws bench-out/eigen.png.
+# nearest 0); on the Laplacian also scipy's lobpcg (scipy_lobpcg_bench.py, the same test;
+# --skip scipy_lobpcg leaves it out). Collects the JSON lines in bench-out/eigen.jsonl,
+# prints the table (bench-out/eigen.md) and draws bench-out/eigen.png.
 #
 # usage: benchmarks/run_eigen_bench.sh [--build DIR] [--out DIR] [--np P]
 #          [--lap "64"] [--nev-lap "16 32"] [--ti 64,64,16] [--nev-ti 20] [--skip NAMES]
@@ -48,8 +49,24 @@ run() {
   echo "== $*" >&2
   mpirun -np "$np" --oversubscribe "$@" --skip "${skip:-none}" | tee -a "$out/eigen.jsonl"
 }
+# scipy's lobpcg, the third peer on the Laplacian: one process with the MPI runs' cores as
+# BLAS threads (Debian's python3-scipy belongs to the system python).
+scipy_python=""
+for py in "${PYTHON:-python3}" /usr/bin/python3; do
+  if "$py" -c 'import scipy' 2>/dev/null; then scipy_python="$py" && break; fi
+done
 for n in $laps; do
-  for k in $nevs_lap; do run "$build/bin/slepc_eigen_bench_real" --lap "$n" --nev "$k"; done
+  for k in $nevs_lap; do
+    run "$build/bin/slepc_eigen_bench_real" --lap "$n" --nev "$k"
+    if [[ ",$skip," == *",scipy_lobpcg,"* ]]; then continue; fi
+    if [[ -z "$scipy_python" ]]; then
+      echo "run_eigen_bench.sh: no python3 with scipy (apt install python3-scipy); skipped" >&2
+      continue
+    fi
+    echo "== scipy lobpcg --lap $n --nev $k" >&2
+    OPENBLAS_NUM_THREADS="$np" "$scipy_python" "$(dirname "$0")/scipy_lobpcg_bench.py" \
+      --lap "$n" --nev "$k" | tee -a "$out/eigen.jsonl"
+  done
 done
 for k in $nevs_ti; do
   run "$build/bin/slepc_eigen_bench_complex" --ti "$ti" --nev "$k"
