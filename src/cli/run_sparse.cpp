@@ -97,6 +97,7 @@ EigenResult<T> run_eigensolver(const SparseOptions& o, const Matrix<T>& a,
     l.which = o.largest ? Which::largest : Which::smallest;
     l.tol = o.tol;
     if (o.max_iterations) l.max_iterations = o.max_iterations;
+    l.progress = progress_line("lobpcg", comm);
     Preconditioner<T> p;
     if (o.jacobi) p = jacobi_preconditioner(a);
     // The polynomial is centred at the unwidened Lanczos end (see chebyshev_preconditioner).

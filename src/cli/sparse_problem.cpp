@@ -3,6 +3,7 @@
 
 #include <complex>
 #include <cstdio>
+#include <memory>
 
 #include "options.hpp"
 #include "tseig/sparse/generators.hpp"
@@ -54,6 +55,22 @@ TunedKernel tuned_kernel(SparseMethod m) {
   }
 }
 
+ProgressCallback progress_line(const char* method, MPI_Comm comm) {
+  auto last = std::make_shared<double>(-1);  // seconds of the last line
+  return [method, comm, last](const Progress& p) {
+    // Long runs only (reports after the first 2 s), at most a line a second (LOBPCG
+    // iterates many times a second), on stderr so --json stays clean.
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank != 0 || p.seconds < 2 || (*last >= 0 && p.seconds - *last < 1)) return;
+    *last = p.seconds;
+    std::fprintf(stderr, "%s: iteration %d, %d converged, %d unconverged (largest residual %.2e), ",
+                 method, p.iteration, p.converged, p.unconverged, p.largest_residual);
+    if (p.degree > 0) std::fprintf(stderr, "degree %d, ", p.degree);
+    std::fprintf(stderr, "space %d, %.1f s\n", p.space, p.seconds);
+  };
+}
+
 ChebfdOptions chebfd_options(const SparseOptions& o, const SparseTuneParameters& tuned,
                              MPI_Comm comm) {
   ChebfdOptions c;
@@ -64,17 +81,7 @@ ChebfdOptions chebfd_options(const SparseOptions& o, const SparseTuneParameters&
   if (o.max_iterations) c.max_iterations = o.max_iterations;
   c.degree = o.degree;
   if (o.max_degree) c.max_degree = o.max_degree;
-  c.progress = [comm](const Progress& p) {
-    // Long runs only (a pass after the first 2 s), on stderr so --json stays clean.
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    if (rank != 0 || p.seconds < 2) return;
-    std::fprintf(stderr,
-                 "chebfd: iteration %d, %d converged, %d unconverged (largest residual %.2e), "
-                 "degree %d, space %d, %.1f s\n",
-                 p.iteration, p.converged, p.unconverged, p.largest_residual, p.degree, p.space,
-                 p.seconds);
-  };
+  c.progress = progress_line("chebfd", comm);
   return c;
 }
 

@@ -20,6 +20,9 @@ sparse::Matrix<T> make_sparse_matrix(const SparseOptions& o, MPI_Comm comm, std:
 /// The kernel the method spends its time in (the tuning cache's entries are per kernel).
 sparse::TunedKernel tuned_kernel(SparseMethod m);
 
+/// Progress lines on rank 0's stderr for long runs: from 2 s on, at most one a second.
+sparse::ProgressCallback progress_line(const char* method, MPI_Comm comm);
+
 /// ChebFD's options from the command line, the tuned knobs where it sets none, and a
 /// progress line on rank 0's stderr for long runs.
 sparse::ChebfdOptions chebfd_options(const SparseOptions& o,

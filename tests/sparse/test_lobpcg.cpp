@@ -2,7 +2,7 @@
 // residuals and orthonormality within bounds that scale with tol and N·ε; degenerate
 // levels with full multiplicity, largest, the Chebyshev preconditioner, complex
 // Hermitian, generalized, matrix-free, warm start, a rank without rows, the distributed
-// Rayleigh–Ritz, non-convergence.
+// Rayleigh–Ritz, non-convergence, progress reports.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -235,6 +235,45 @@ TEST(SparseLobpcg, NonConvergenceIsReported) {
   EXPECT_EQ(r.iterations, 3);
   ASSERT_GE(r.residuals.size(), 5u);
   EXPECT_GT(*std::max_element(r.residuals.begin(), r.residuals.end()), o.tol);
+}
+
+// A report before every step, the same on every rank: iterations count up from 0 without
+// a gap (also through the rerun with more guard columns that nev = 12 needs on 6³), the
+// wanted pairs split into converged and unconverged, a largest residual above tol exactly
+// when some are unconverged, a basis of at most 3m columns.
+TEST(SparseLobpcg, ProgressReportsEveryIteration) {
+  using T = double;
+  for (auto [n, nev] : {std::pair{8, 5}, {6, 12}}) {
+    const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, n, n - 1, n - 2);
+    LobpcgOptions<T> o;
+    o.nev = nev;
+    o.tol = 1e-8;
+    std::vector<Progress> seen;
+    o.progress = [&](const Progress& p) { seen.push_back(p); };
+    const EigenResult<T> r = lobpcg<T>(a, o);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(seen.front().iteration, 0);
+    EXPECT_LT(seen.back().iteration, r.iterations);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      const Progress& p = seen[i];
+      SCOPED_TRACE("nev " + std::to_string(nev) + ", report " + std::to_string(i));
+      if (i > 0) {
+        EXPECT_GE(p.iteration, seen[i - 1].iteration);
+        EXPECT_LE(p.iteration, seen[i - 1].iteration + 1);
+        EXPECT_GE(p.seconds, seen[i - 1].seconds);
+      }
+      EXPECT_GE(p.converged + p.unconverged, nev);
+      EXPECT_EQ(p.unconverged > 0, p.largest_residual > o.tol);
+      EXPECT_LE(p.space, 3 * (static_cast<int>(r.eigenvalues.size()) + 8));
+    }
+    // Identical on every rank.
+    double mine[2] = {static_cast<double>(seen.size()), 0}, low[2], high[2];
+    for (const Progress& p : seen) mine[1] += p.largest_residual + p.converged + p.space;
+    MPI_Allreduce(mine, low, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(mine, high, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(low[0], high[0]);
+    EXPECT_EQ(low[1], high[1]);
+  }
 }
 
 TEST(SparseLobpcg, BadArgumentsRaiseOnEveryRank) {

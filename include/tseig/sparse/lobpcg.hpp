@@ -5,6 +5,7 @@
 // Hermitian eigenproblem of order ≤ 3m (m = nev + guard).
 #include "tseig/export.hpp"
 #include "tseig/sparse/linear_operator.hpp"
+#include "tseig/sparse/progress.hpp"
 #include "tseig/sparse/tune.hpp"
 
 namespace tseig::sparse {
@@ -27,6 +28,9 @@ struct LobpcgOptions {
   /// residuals reached; false returns them with converged = false.
   bool throw_on_failure = true;
   SparseTuneParameters tune;  ///< rr_distributed_min decides where Rayleigh–Ritz runs
+  /// After every iteration (converged: wanted pairs within tol; space: columns of the
+  /// last Rayleigh–Ritz basis [X P W]; tseig-solve: a line on stderr for long runs).
+  ProgressCallback progress;
 };
 
 /// Collective: the nev extremal eigenpairs of H x = λ x. An eigenvalue whose level

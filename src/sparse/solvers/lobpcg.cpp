@@ -80,9 +80,13 @@ class Lobpcg {
   using R = real_t<T>;
   /// confirm_level: the first pair beyond the nev-th level must converge too (a warm run
   /// whose new columns are still far from the level's missing members would end at once).
+  /// iterations_before, begin: where the solve stands when this run starts (a rerun with
+  /// more guard columns continues the progress reports).
   Lobpcg(const LinearOperator<T>& h, const LinearOperator<T>* s, const LobpcgOptions<T>& o,
-         const Preconditioner<T>& pc, bool confirm_level)
+         const Preconditioner<T>& pc, bool confirm_level, int iterations_before, double begin)
       : confirm_level_(confirm_level),
+        iterations_before_(iterations_before),
+        begin_(begin),
         h_(h),
         s_(s),
         o_(o),
@@ -127,7 +131,11 @@ class Lobpcg {
               const std::vector<T>& gs, bool may_recompute);
   EigenResult<T> result(int count, bool converged);
 
+  void report(int wanted) const;
+
   const bool confirm_level_;
+  const int iterations_before_;
+  const double begin_;
   const LinearOperator<T>& h_;
   const LinearOperator<T>* s_;
   const LobpcgOptions<T>& o_;
@@ -139,8 +147,8 @@ class Lobpcg {
   Basis<T> basis_;               // X at [0, m), P at [m, m + np), W after
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
-  int np_ = 0, iterations_ = 0;
-  std::int64_t applications_ = 0;  // H times one vector
+  int np_ = 0, iterations_ = 0, space_ = 0;  // space_: columns of the last Rayleigh–Ritz
+  std::int64_t applications_ = 0;            // H times one vector
   bool recompute_hx_;  // H·X by the operator after Rayleigh–Ritz (lobpcg_recompute_hx)
   bool level_open_ = false;
   std::vector<int> active_;  // the columns given a residual direction and a P direction
@@ -351,6 +359,7 @@ bool Lobpcg<T>::step() {
     std::vector<T> a = gh, b;
     if (!orthonormal) b = gs;
     for (T& x : a) x *= R(sign_);
+    space_ = k;
     const detail::SmallEigen<T> e = detail::projected_eigen(comm_, k, std::move(a), std::move(b),
                                                             o_.tune, times_, times_.rayleigh_ritz);
     raise_if_any(comm_, !e.ok, ErrorCode::numerical_failure,
@@ -439,6 +448,24 @@ std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
   return z;
 }
 
+/// The wanted pairs' residuals after the iterations so far (agreed on every rank).
+template <class T>
+void Lobpcg<T>::report(int wanted) const {
+  Progress p;
+  p.iteration = iterations_before_ + iterations_;
+  double worst = 0;
+  for (int j = 0; j < wanted; ++j)
+    if (rel_[j] <= tol_)
+      ++p.converged;
+    else
+      worst = std::max(worst, rel_[j]);
+  p.unconverged = wanted - p.converged;
+  p.largest_residual = worst;
+  p.space = space_;
+  p.seconds = MPI_Wtime() - begin_;
+  o_.progress(p);
+}
+
 template <class T>
 EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   EigenResult<T> r;
@@ -476,6 +503,7 @@ EigenResult<T> Lobpcg<T>::run() {
       fresh = true;
       continue;
     }
+    if (o_.progress) report(confirmed);
     if (iterations_ >= o_.max_iterations || !step()) break;
     ++iterations_;
     fresh = false;
@@ -524,8 +552,9 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
   // inside the block (so any multiplicity comes back whole).
   LobpcgOptions<T> current = o;
   EigenResult<T> before;
+  const double begin = MPI_Wtime();
   for (bool warm = false;; warm = true) {
-    Lobpcg<T> solver(h, s, current, pc, warm);
+    Lobpcg<T> solver(h, s, current, pc, warm, before.iterations, begin);
     EigenResult<T> r = solver.run();
     r.iterations += before.iterations;
     r.operator_applications += before.operator_applications;
