@@ -28,8 +28,9 @@ struct LobpcgOptions {
   /// residuals reached; false returns them with converged = false.
   bool throw_on_failure = true;
   SparseTuneParameters tune;  ///< rr_distributed_min decides where Rayleigh–Ritz runs
-  /// After every iteration (converged: wanted pairs within tol; space: columns of the
-  /// last Rayleigh–Ritz basis [X P W]; tseig-solve: a line on stderr for long runs).
+  /// Before every iteration, with the residuals so far (converged: wanted pairs within
+  /// tol; space: columns of the last Rayleigh–Ritz basis [X P W]; tseig-solve: a line on
+  /// stderr for long runs).
   ProgressCallback progress;
 };
 
