@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <iterator>
 #include <map>
@@ -38,12 +39,33 @@ void unmap_block(void* p, std::size_t) noexcept {
   std::free(p);
 }
 #else
+// Blocks of 2 MiB or more are mapped 2 MiB aligned, in whole 2 MiB units, and asked to
+// be backed by huge pages: a first touch then faults once per 2 MiB instead of once per
+// 4 KiB. On virtual machines a fault costs tens of microseconds: stage 4's 64 MiB of
+// stripes (N = 4000, np = 2) spent a third of that stage's time in faults.
+constexpr std::size_t huge_page = std::size_t(2) << 20;
+std::size_t mapped_bytes(std::size_t bytes) {
+  return bytes < huge_page ? bytes : (bytes + huge_page - 1) / huge_page * huge_page;
+}
 void* map_block(std::size_t bytes) {
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? nullptr : p;
+  const std::size_t size = mapped_bytes(bytes);
+  const std::size_t slack = bytes < huge_page ? 0 : huge_page;
+  void* p = mmap(nullptr, size + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  if (slack == 0) return p;
+  // Keep the 2 MiB-aligned part; give back what lies before and after it.
+  char* const start = static_cast<char*>(p);
+  const std::size_t head =
+      (huge_page - reinterpret_cast<std::uintptr_t>(start) % huge_page) % huge_page;
+  if (head > 0) munmap(start, head);
+  if (slack - head > 0) munmap(start + head + size, slack - head);
+#ifdef MADV_HUGEPAGE
+  madvise(start + head, size, MADV_HUGEPAGE);  // advice only: errors ignored
+#endif
+  return start + head;
 }
 void unmap_block(void* p, std::size_t bytes) noexcept {
-  munmap(p, bytes);
+  munmap(p, mapped_bytes(bytes));
 }
 #endif
 

@@ -1,8 +1,8 @@
 // Stripe layout (a row's columns contiguous) lets the vector lanes run over columns:
 // every column's dot products are plain per-lane accumulations, with no horizontal sums,
 // and the update then touches each element once for all reflectors of the group.
-// Explicit 32-byte SIMD vectors (GCC vector extensions) keep the accumulators in
-// registers.
+// Explicit SIMD vectors (GCC vector extensions; 64 bytes with AVX-512, else 32) keep
+// the accumulators in registers.
 #include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 
 #include <complex>
@@ -15,21 +15,26 @@
 namespace tseig::dense {
 namespace {
 
+constexpr int VB = band_kernel_vector_bytes;
+
 // An empty asm that claims to change v: the compiler must keep v in a vector register
-// and cannot fold its load into each later use as a memory operand. Only where a
-// 32-byte vector fits one register (AVX): an SSE-only build splits it in two, and the
-// asm constraint would be impossible there.
+// and cannot fold its load into each later use as a memory operand. Only where the
+// vector fits one register (AVX, AVX-512): an SSE-only build splits a 32-byte vector in
+// two, and the asm constraint would be impossible there.
 template <class vec>
 inline void keep_in_register(vec& v) {
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX512F__)
+  static_assert(sizeof(vec) == 64);
+  asm("" : "+v"(v));
+#elif (defined(__x86_64__) || defined(__i386__)) && defined(__AVX__)
   static_assert(sizeof(vec) == 32);
   asm("" : "+x"(v));
 #endif
 }
 
 // M reflectors over chunks of NV vectors of a stripe row: M·NV accumulators, which
-// must stay in the 16 vector registers.
-template <class R, int M, int NV, int VB>
+// must stay in the vector registers.
+template <class R, int M, int NV>
 void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, int len, R* S) {
   // Unaligned SIMD vectors that may alias R.
   typedef R vec __attribute__((vector_size(VB), aligned(alignof(R)), may_alias));
@@ -100,14 +105,17 @@ void apply_group_real(const R* v, std::size_t slot, const R* tau, const R* s, in
 
 template <class R>
 void apply_real(const R* v, std::size_t slot, const R* tau, const R* s, int m, int len, R* S) {
-  constexpr int lanes = band_kernel_vector_bytes / static_cast<int>(sizeof(R));
+  constexpr int lanes = VB / static_cast<int>(sizeof(R));
   constexpr int row_vectors = stripe_width<R>() / lanes;
-  // Four reflectors: half a stripe row per pass (8 accumulators of 16 registers). Two:
-  // the whole row (enough independent sums to hide the FMA latency).
+  // Four reflectors with AVX2: half a stripe row per pass (8 accumulators of 16
+  // registers); with AVX-512 the row is 2 vectors, whose 8 accumulators fit the 32
+  // registers. Two reflectors: the whole row (enough independent sums to hide the FMA
+  // latency).
+  constexpr int nv4 = VB == 64 ? row_vectors : row_vectors / 2;
   if (m > 2)
-    apply_group_real<R, 4, row_vectors / 2, band_kernel_vector_bytes>(v, slot, tau, s, len, S);
+    apply_group_real<R, 4, nv4>(v, slot, tau, s, len, S);
   else
-    apply_group_real<R, 2, row_vectors, band_kernel_vector_bytes>(v, slot, tau, s, len, S);
+    apply_group_real<R, 2, row_vectors>(v, slot, tau, s, len, S);
 }
 
 // Swaps the lanes of every (re, im) pair. GCC's __builtin_shuffle takes the mask vector;
@@ -115,10 +123,13 @@ void apply_real(const R* v, std::size_t slot, const R* tau, const R* s, int m, i
 template <class vec, class mask>
 inline vec swap_pairs(vec x, mask swap) {
 #if defined(__clang__)
-  if constexpr (sizeof(x[0]) == 8)
+  constexpr int lanes = sizeof(x) / sizeof(x[0]);
+  if constexpr (lanes == 4)
     return __builtin_shufflevector(x, x, 1, 0, 3, 2);
-  else
+  else if constexpr (lanes == 8)
     return __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6);
+  else
+    return __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
 #else
   return __builtin_shuffle(x, swap);
 #endif
@@ -126,16 +137,17 @@ inline vec swap_pairs(vec x, mask swap) {
 
 // Complex: a vector holds interleaved (re, im) pairs. conj(u)·x = ur·x + ui·(swap(x)⊙(1,−1))
 // and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a pair costs two FMAs and one shuffle per vector.
-// Half a stripe row per pass: its 8 accumulators, the row and its swap fit the 16 vector
-// registers (a whole row's 16 accumulators spilled to the stack).
+// With AVX2 half a stripe row per pass: its 8 accumulators, the row and its swap fit the
+// 16 vector registers (a whole row's 16 accumulators spilled to the stack); with AVX-512
+// the whole row, as 2 vectors.
 template <class R>
 void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const std::complex<R>* v2,
                         std::complex<R> tau2, std::complex<R> s12, int len, std::complex<R>* S) {
   using C = std::complex<R>;
-  typedef R vec __attribute__((vector_size(32), aligned(alignof(R)), may_alias));
+  typedef R vec __attribute__((vector_size(VB), aligned(alignof(R)), may_alias));
   using I = std::conditional_t<sizeof(R) == 8, long long, int>;
-  typedef I mask __attribute__((vector_size(32)));
-  constexpr int lanes = 32 / static_cast<int>(sizeof(R));
+  typedef I mask __attribute__((vector_size(VB)));
+  constexpr int lanes = VB / static_cast<int>(sizeof(R));
   constexpr int W = stripe_width<C>(), NV = 2, CW = NV * lanes / 2;
   static_assert((2 * W / lanes) % NV == 0);
   mask swap{};
