@@ -6,7 +6,6 @@
 #include "dense/stages/backtransform_band/reflector_group_kernel.hpp"
 
 #include <complex>
-#include <cstring>
 #include <type_traits>
 
 #include "core/instantiate.hpp"
@@ -136,20 +135,21 @@ inline vec swap_pairs(vec x, mask swap) {
 }
 
 // Complex: a vector holds interleaved (re, im) pairs. conj(u)·x = ur·x + ui·(swap(x)⊙(1,−1))
-// and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a pair costs two FMAs and one shuffle per vector.
-// With AVX2 half a stripe row per pass: its 8 accumulators, the row and its swap fit the
-// 16 vector registers (a whole row's 16 accumulators spilled to the stack); with AVX-512
-// the whole row, as 2 vectors.
-template <class R>
-void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const std::complex<R>* v2,
-                        std::complex<R> tau2, std::complex<R> s12, int len, std::complex<R>* S) {
+// and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a reflector costs two FMAs per vector and the
+// row one shuffle per vector. M reflectors over chunks of NV vectors of a stripe row:
+// with AVX2 two reflectors over half a row (8 accumulators, the row and its swap fit the
+// 16 registers; a whole row's 16 accumulators spilled to the stack); with AVX-512 four
+// over the whole row (16 accumulators of 32 registers).
+template <class R, int M, int NV>
+void apply_group_complex(const std::complex<R>* v, std::size_t slot, const std::complex<R>* tau,
+                         const std::complex<R>* s, int len, std::complex<R>* S) {
   using C = std::complex<R>;
   typedef R vec __attribute__((vector_size(VB), aligned(alignof(R)), may_alias));
   using I = std::conditional_t<sizeof(R) == 8, long long, int>;
   typedef I mask __attribute__((vector_size(VB)));
   constexpr int lanes = VB / static_cast<int>(sizeof(R));
-  constexpr int W = stripe_width<C>(), NV = 2, CW = NV * lanes / 2;
-  static_assert((2 * W / lanes) % NV == 0);
+  constexpr int W = stripe_width<C>(), CW = NV * lanes / 2, G = reflector_group_size<C>();
+  static_assert(W % CW == 0 && M <= G);
   mask swap{};
   vec odd_negative{}, even_negative{};
   for (int l = 0; l < lanes; ++l) {
@@ -159,48 +159,65 @@ void apply_pair_complex(const std::complex<R>* v1, std::complex<R> tau1, const s
   }
   for (int c = 0; c < W; c += CW) {
     C* Sc = S + c;
-    vec ar[NV] = {}, ai[NV] = {}, br[NV] = {}, bi[NV] = {};
+    vec ar[M][NV] = {}, ai[M][NV] = {};
     for (int i = 0; i < len; ++i) {
       const vec* xp = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
-      const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
+      vec x[NV], xs[NV];
       for (int q = 0; q < NV; ++q) {
-        vec x = xp[q];
-        keep_in_register(x);  // one load per vector (see apply_group_real)
-        const vec xs = swap_pairs(x, swap);
-        ar[q] += ur * x;
-        ai[q] += ui * xs;
-        br[q] += wr * x;
-        bi[q] += wi * xs;
+        x[q] = xp[q];
+        keep_in_register(x[q]);  // one load per vector (see apply_group_real)
+        xs[q] = swap_pairs(x[q], swap);
+      }
+      for (int k = 0; k < M; ++k) {
+        const R ur = v[k * slot + i].real(), ui = v[k * slot + i].imag();
+        for (int q = 0; q < NV; ++q) {
+          ar[k][q] += ur * x[q];
+          ai[k][q] += ui * xs[q];
+        }
       }
     }
-    // Per column: f2 = tau2·(v2ᴴx), f1 = tau1·(v1ᴴx − f2·s12), in scalar complex arithmetic.
-    vec F1[NV], G1[NV], F2[NV], G2[NV];
-    for (int q = 0; q < NV; ++q) {
-      const vec av = ar[q] + ai[q] * odd_negative, bv = br[q] + bi[q] * odd_negative;
-      R f1[lanes], f2[lanes];
-      for (int l = 0; l < lanes; l += 2) {
-        const C h = tau2 * C(bv[l], bv[l + 1]);
-        const C g = tau1 * (C(av[l], av[l + 1]) - h * s12);
-        f1[l] = g.real();
-        f1[l + 1] = g.imag();
-        f2[l] = h.real();
-        f2[l + 1] = h.imag();
+    // Per column, the last reflector acting first: f_k = tau_k·(v_kᴴx − Σ_{l>k} s_kl·f_l).
+    // tau and s are the same for every column: c·X = cr·X + ci·(swap(X)⊙(−1,1)) in the
+    // vectors (scalar complex arithmetic per lane pair, through memory, took a third of the
+    // time with four reflectors).
+    vec F[M][NV], Fs[M][NV];
+    for (int k = M - 1; k >= 0; --k)
+      for (int q = 0; q < NV; ++q) {
+        vec t = ar[k][q] + ai[k][q] * odd_negative;
+        for (int j = k + 1; j < M; ++j) {
+          const C skj = s[k * G + j];
+          t -= skj.real() * F[j][q] + skj.imag() * Fs[j][q];
+        }
+        F[k][q] = tau[k].real() * t + tau[k].imag() * (swap_pairs(t, swap) * even_negative);
+        Fs[k][q] = swap_pairs(F[k][q], swap) * even_negative;
       }
-      std::memcpy(&F1[q], f1, sizeof f1);
-      std::memcpy(&F2[q], f2, sizeof f2);
-      G1[q] = swap_pairs(F1[q], swap) * even_negative;
-      G2[q] = swap_pairs(F2[q], swap) * even_negative;
-    }
     for (int i = 0; i < len; ++i) {
       vec* x = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
-      const R ur = v1[i].real(), ui = v1[i].imag(), wr = v2[i].real(), wi = v2[i].imag();
-      for (int q = 0; q < NV; ++q) {
-        x[q] -= ur * F1[q];
-        x[q] -= ui * G1[q];
-        x[q] -= wr * F2[q];
-        x[q] -= wi * G2[q];
+      vec y[NV], z[NV] = {};
+      for (int q = 0; q < NV; ++q) y[q] = x[q];
+      for (int k = 0; k < M; ++k) {
+        const R ur = v[k * slot + i].real(), ui = v[k * slot + i].imag();
+        for (int q = 0; q < NV; ++q) {
+          y[q] -= ur * F[k][q];
+          z[q] += ui * Fs[k][q];
+        }
       }
+      for (int q = 0; q < NV; ++q) x[q] = y[q] - z[q];
     }
+  }
+}
+
+template <class R>
+void apply_complex(const std::complex<R>* v, std::size_t slot, const std::complex<R>* tau,
+                   const std::complex<R>* s, int m, int len, std::complex<R>* S) {
+  constexpr int row_vectors =
+      2 * stripe_width<std::complex<R>>() * static_cast<int>(sizeof(R)) / VB;
+  if constexpr (VB == 64) {
+    if constexpr (reflector_group_size<std::complex<R>>() > 2)
+      if (m > 2) return apply_group_complex<R, 4, row_vectors>(v, slot, tau, s, len, S);
+    apply_group_complex<R, 2, row_vectors>(v, slot, tau, s, len, S);
+  } else {
+    apply_group_complex<R, 2, row_vectors / 2>(v, slot, tau, s, len, S);
   }
 }
 
@@ -210,7 +227,7 @@ template <class T>
 void apply_reflector_group(const T* v, std::size_t slot, const T* tau, const T* s, int m, int len,
                            T* S) {
   if constexpr (is_complex_v<T>)
-    apply_pair_complex(v, tau[0], v + slot, m > 1 ? tau[1] : T(0), s[1], len, S);
+    apply_complex(v, slot, tau, s, m, len, S);
   else
     apply_real(v, slot, tau, s, m, len, S);
 }

@@ -26,11 +26,12 @@ constexpr int stripe_width() {
 }
 
 /// Most reflectors one call applies. Real: four (the accumulators of four reflectors
-/// over half a stripe fill the vector registers); complex: two (each complex dot
-/// product already takes two accumulators).
+/// over half a stripe fill the 16 AVX2 registers, over a whole one half the 32 AVX-512
+/// ones); complex: two with AVX2 (each complex dot product already takes two
+/// accumulators), four with AVX-512.
 template <class T>
 constexpr int reflector_group_size() {
-  return is_complex_v<T> ? 2 : 4;
+  return is_complex_v<T> ? (band_kernel_vector_bytes == 64 ? 4 : 2) : 4;
 }
 
 /// A stripe holds stripe_width<T>() columns row by row: element (i, c) at S[i·W + c].
