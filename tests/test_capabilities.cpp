@@ -41,8 +41,18 @@ TEST(Capabilities, WellFormedAndTrue) {
   EXPECT_TRUE(balanced(c)) << c;
   EXPECT_NE(c.find("\"version\":\"" TSEIG_VERSION_STRING "\""), std::string::npos) << c;
   EXPECT_NE(c.find("\"two_stage\""), std::string::npos);
-  // The stage-4 kernel's constraints: four real and two complex reflectors per pass.
-  EXPECT_NE(c.find("\"reflectors_per_pass\":{\"real\":4,\"complex\":2}"), std::string::npos) << c;
+  // The stage-4 kernel's constraints: four real reflectors per pass; complex two with
+  // 32-byte vectors (AVX2), four with 64-byte ones (AVX-512).
+  const bool wide =
+      c.find("\"backtransform_band\":{\"backend\":\"host\",\"simd_bytes\":64") != std::string::npos;
+  EXPECT_TRUE(wide || c.find("\"backtransform_band\":{\"backend\":\"host\",\"simd_bytes\":32") !=
+                          std::string::npos)
+      << c;
+  EXPECT_NE(c.find(wide ? "\"reflectors_per_pass\":{\"real\":4,\"complex\":4}"
+                        : "\"reflectors_per_pass\":{\"real\":4,\"complex\":2}"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("\"blas\":\""), std::string::npos) << c;
   EXPECT_NE(c.find(tseig::gpu::built_with_cuda() ? "\"built\":true" : "\"built\":false"),
             std::string::npos)
       << c;

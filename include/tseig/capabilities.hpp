@@ -11,4 +11,9 @@ namespace tseig {
 
 TSEIG_API std::string capabilities_json();
 
+/// The BLAS tseig calls, as the library describes itself (OpenBLAS's configuration
+/// string: version, build options and the kernel set in use, which OPENBLAS_CORETYPE
+/// can override), or "unknown". Timings from different kernel sets do not compare.
+TSEIG_API std::string blas_description();
+
 }  // namespace tseig

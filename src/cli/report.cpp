@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/json.hpp"
+#include "tseig/capabilities.hpp"
 
 namespace tseig::cli {
 namespace {
@@ -84,6 +85,7 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
     out << " -> " << to_string(r.choice.solver) << " (" << to_string(r.choice.source) << ", nb "
         << r.choice.block_size << ")";
   out << "\n";
+  out << "blas           " << blas_description() << "\n";
   out << (o.index_range || o.value_range ? "eigenvalues (the first 10 returned):\n"
                                          : "lowest eigenvalues:\n");
   for (std::size_t i = 0; i < r.lowest.size(); ++i) {

@@ -15,6 +15,7 @@
 #include "sparse/kernels/lanes.hpp"
 #include "tseig/device.hpp"
 #include "tseig/version.hpp"
+#include "tune/signature.hpp"
 
 namespace tseig {
 
@@ -70,9 +71,14 @@ std::string capabilities_json() {
   s += ",\"cuda\":{\"built\":" + std::string(gpu::built_with_cuda() ? "true" : "false");
   s += ",\"status\":" + json::string(gpu::status());
   s += ",\"devices\":" + devices_json() + "}";
+  s += ",\"blas\":" + json::string(tune::blas_name());
   s += ",\"mpi\":{\"version\":\"" + std::to_string(mpi_version) + "." +
        std::to_string(mpi_subversion) + "\",\"cuda_aware\":" + cuda_aware_mpi() + "}";
   return s + "}";
+}
+
+std::string blas_description() {
+  return tune::blas_name();
 }
 
 }  // namespace tseig

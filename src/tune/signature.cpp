@@ -79,7 +79,7 @@ const std::string& blas_name() {
     if (auto f = reinterpret_cast<config_fn>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) {
       std::string s = f();
       while (!s.empty() && s.back() == ' ') s.pop_back();
-      return "OpenBLAS " + s;
+      return s.rfind("OpenBLAS", 0) == 0 ? s : "OpenBLAS " + s;
     }
     return std::string("unknown");
   }();
