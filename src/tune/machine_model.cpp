@@ -220,6 +220,9 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
     return (complex ? 4.0 : 1.0) / ((single ? 2.0 : 1.0) * gflops * 1e9 * p);
   };
   const double flop_s = seconds_per_flop(rates.gemm_gflops);
+  // The tridiagonal matrix is real for complex problems too, and so are the divide &
+  // conquer's eigenvectors and products (tseig's, p?stedc's): real flops.
+  const double real_flop_s = flop_s / (complex ? 4.0 : 1.0);
   const double panel_flop_s = seconds_per_flop(rates.panel_gemm_gflops);
   const double hops = std::log2(std::max(2.0, p));
   const double latency = p > 1 ? rates.latency_s * hops : 0.0;
@@ -255,7 +258,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       stage("bulge_chase",
             std::min(6 * n * n * b, 4.0 / 3 * n3) * seconds_per_flop(rates.bulge_chase_gflops) +
                 (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) + 4 * n * latency);
-      stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
+      stage("tridiagonal_solve", merges * real_flop_s / e_divide_conquer);
       stage("backtransform_band",
             vectors * seconds_per_flop(rates.band_backtransform_gflops) / e_backtransform_band);
       stage("backtransform_full", vectors * flop_s / e_backtransform_full);
@@ -265,7 +268,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // scalapack_solver.cpp); without, p?syevr's values cost O(N²).
       stage("tridiagonalize",
             4.0 / 3 * n3 * flop_s / e_scalapack_trd + 2 * messages_per_column * n * latency);
-      stage("tridiagonal_solve", sig.vectors ? 4.0 / 3 * n3 * flop_s / e_divide_conquer : 0.0);
+      stage("tridiagonal_solve", sig.vectors ? 4.0 / 3 * n3 * real_flop_s / e_divide_conquer : 0.0);
       stage("backtransform", sig.vectors ? 2 * n3 * flop_s / e_scalapack_bt : 0.0);
       break;
     default: {
@@ -282,7 +285,7 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
           panel_column_reads * n * n * nb * elem / sig.nprow / cache_gbs * 1e-9;
       stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update / update_rate +
                                   products + column_updates + messages_per_column * n * latency);
-      stage("tridiagonal_solve", merges * flop_s / e_divide_conquer);
+      stage("tridiagonal_solve", merges * real_flop_s / e_divide_conquer);
       stage("backtransform", vectors * flop_s / e_backtransform);
     }
   }
