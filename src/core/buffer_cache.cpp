@@ -58,7 +58,7 @@ void* map_block(std::size_t bytes) {
   const std::size_t head =
       (huge_page - reinterpret_cast<std::uintptr_t>(start) % huge_page) % huge_page;
   if (head > 0) munmap(start, head);
-  if (slack - head > 0) munmap(start + head + size, slack - head);
+  munmap(start + head + size, slack - head);   // head < slack: never empty
 #ifdef MADV_HUGEPAGE
   madvise(start + head, size, MADV_HUGEPAGE);  // advice only: errors ignored
 #endif

@@ -71,7 +71,7 @@ std::string capabilities_json() {
   s += ",\"cuda\":{\"built\":" + std::string(gpu::built_with_cuda() ? "true" : "false");
   s += ",\"status\":" + json::string(gpu::status());
   s += ",\"devices\":" + devices_json() + "}";
-  s += ",\"blas\":" + json::string(tune::blas_name());
+  s += ",\"blas\":" + json::string(blas_description());
   s += ",\"mpi\":{\"version\":\"" + std::to_string(mpi_version) + "." +
        std::to_string(mpi_subversion) + "\",\"cuda_aware\":" + cuda_aware_mpi() + "}";
   return s + "}";

@@ -193,6 +193,7 @@ void apply_group_complex(const std::complex<R>* v, std::size_t slot, const std::
       }
     for (int i = 0; i < len; ++i) {
       vec* x = reinterpret_cast<vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
+      // The ur and ui terms in two sums: half the dependent chain per vector.
       vec y[NV], z[NV] = {};
       for (int q = 0; q < NV; ++q) y[q] = x[q];
       for (int k = 0; k < M; ++k) {
@@ -212,13 +213,10 @@ void apply_complex(const std::complex<R>* v, std::size_t slot, const std::comple
                    const std::complex<R>* s, int m, int len, std::complex<R>* S) {
   constexpr int row_vectors =
       2 * stripe_width<std::complex<R>>() * static_cast<int>(sizeof(R)) / VB;
-  if constexpr (VB == 64) {
-    if constexpr (reflector_group_size<std::complex<R>>() > 2)
-      if (m > 2) return apply_group_complex<R, 4, row_vectors>(v, slot, tau, s, len, S);
-    apply_group_complex<R, 2, row_vectors>(v, slot, tau, s, len, S);
-  } else {
-    apply_group_complex<R, 2, row_vectors / 2>(v, slot, tau, s, len, S);
-  }
+  constexpr int nv = VB == 64 ? row_vectors : row_vectors / 2;  // whole row or half
+  if constexpr (reflector_group_size<std::complex<R>>() == 4)
+    if (m > 2) return apply_group_complex<R, 4, nv>(v, slot, tau, s, len, S);
+  apply_group_complex<R, 2, nv>(v, slot, tau, s, len, S);
 }
 
 }  // namespace
