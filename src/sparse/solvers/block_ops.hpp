@@ -12,6 +12,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
+#include "sparse/solvers/tall_skinny.hpp"
 #include "tseig/sparse/linear_operator.hpp"
 #include "tseig/sparse/multivector.hpp"
 
@@ -48,16 +49,45 @@ void agree(MPI_Comm comm, std::span<T> v, SolverTimes& times) {
   if (!v.empty()) MPI_Bcast(v.data(), static_cast<int>(v.size()), mpi_type<T>(), 0, comm);
 }
 
+/// Whether the tall-skinny kernels take a product of blocks this wide (real double).
+template <class T>
+bool tall_skinny(int k, int l) {
+  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+    return std::max(k, l) <= tall_skinny_max_columns;
+  return false;
+}
+
 /// This rank's part of XᴴY (x.cols() × y.cols(), column-major) into g.
 template <class T>
 void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g) {
   const int k = x.cols(), l = y.cols(), n = x.local_rows();
   if (k == 0 || l == 0) return;
+  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+    if (tall_skinny<T>(k, l)) {
+      const GramTarget target{l, y.data(), static_cast<std::size_t>(y.ld()), g};
+      return tall_gram(n, k, x.data(), x.ld(), std::span(&target, 1));
+    }
   // Yᵀ·conj(X) = (XᴴY)ᵀ, then transpose.
   std::vector<T> gt(static_cast<std::size_t>(l) * k);
   blas::gemm('N', 'C', l, k, n, T(1), y.data(), y.ld(), x.data(), x.ld(), T(0), gt.data(), l);
   for (int b = 0; b < l; ++b)
     for (int a = 0; a < k; ++a) g[a + static_cast<std::size_t>(b) * k] = gt[b + a * l];
+}
+
+/// XᴴY into g and XᴴZ into h (this rank's parts), in one pass over X where the
+/// tall-skinny kernels take them.
+template <class T>
+void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g, const MultiVector<T>& z,
+                T* h) {
+  const int k = x.cols();
+  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+    if (k > 0 && y.cols() > 0 && z.cols() > 0 && tall_skinny<T>(k, std::max(y.cols(), z.cols()))) {
+      const GramTarget targets[2] = {{y.cols(), y.data(), static_cast<std::size_t>(y.ld()), g},
+                                     {z.cols(), z.data(), static_cast<std::size_t>(z.ld()), h}};
+      return tall_gram(x.local_rows(), k, x.data(), x.ld(), std::span(targets));
+    }
+  local_gram(x, y, g);
+  local_gram(x, z, h);
 }
 
 /// Collective: XᴴY with one allreduce.
@@ -82,6 +112,9 @@ void transform(const MultiVector<T>& x, const T* s, const MultiVector<T>& y, T b
     axpby(T(0), y, beta, y);
     return;
   }
+  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+    if (tall_skinny<T>(k, l))
+      return tall_transform(n, k, l, x.data(), x.ld(), s, beta, y.data(), y.ld());
   blas::gemm('T', 'N', l, n, k, T(1), s, k, x.data(), x.ld(), beta, y.data(), y.ld());
 }
 
@@ -93,6 +126,9 @@ template <class T>
 void transform_in_place(const MultiVector<T>& x, const T* s, int cols) {
   const int k = x.cols(), n = x.local_rows();
   if (k == 0 || cols == 0 || n == 0) return;
+  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+    if (tall_skinny<T>(k, cols))
+      return tall_transform(n, k, cols, x.data(), x.ld(), s, 0.0, x.data(), x.ld());
   const int chunk = std::max(16, (128 << 10) / static_cast<int>(sizeof(T) * k));
   std::vector<T> buffer(static_cast<std::size_t>(std::min(chunk, n)) * k);
   for (int first = 0; first < n; first += chunk) {

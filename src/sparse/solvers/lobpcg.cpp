@@ -191,8 +191,7 @@ void Lobpcg<T>::refresh() {
   std::vector<T> g(2 * mm, T(0));
   {
     Timer t(times_.rayleigh_ritz);
-    detail::local_gram(x, hx, g.data());
-    detail::local_gram(x, sx, g.data() + mm);
+    detail::local_gram(x, hx, g.data(), sx, g.data() + mm);
   }
   detail::reduce(comm_, std::span<T>(g), times_);
   const std::vector<T> gh(g.begin(), g.begin() + mm), gs(g.begin() + mm, g.end());
@@ -323,8 +322,8 @@ bool Lobpcg<T>::step() {
       std::vector<T> fresh(2 * kw, T(0));
       {
         Timer t(times_.rayleigh_ritz);
-        detail::local_gram(basis_.v.view(0, k), basis_.hv.view(q, nw), fresh.data());
-        detail::local_gram(basis_.v.view(0, k), basis_.s_view(q, nw), fresh.data() + kw);
+        detail::local_gram(basis_.v.view(0, k), basis_.hv.view(q, nw), fresh.data(),
+                           basis_.s_view(q, nw), fresh.data() + kw);
       }
       detail::reduce(comm_, std::span<T>(fresh), times_);
       gh = assemble(gh_, q, fresh.data(), k);
