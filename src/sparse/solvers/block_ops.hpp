@@ -191,17 +191,22 @@ void by_panels(Panels<T>& panels, const VectorLayout& layout, const MultiVector<
 }
 
 /// Per column j of the local rows: Σ|hx_ij − θ_j·sx_ij|² into sums[j], Σ|x_ij|² into
-/// sums[m + j] (restrict: the sums stay apart from the blocks, so the loop vectorizes).
+/// sums[m + j], and the residual hx_ij − θ_j·sx_ij into r (restrict: the sums stay apart
+/// from the blocks, so the loop vectorizes).
 template <class T>
 void residual_sums(const MultiVector<T>& x, const MultiVector<T>& hx, const MultiVector<T>& sx,
-                   const real_t<T>* __restrict theta, double* __restrict sums) {
+                   const real_t<T>* __restrict theta, double* __restrict sums,
+                   const MultiVector<T>& r) {
   const int m = x.cols();
   for (int i = 0; i < x.local_rows(); ++i) {
     const T* __restrict xr = &x(i, 0);
     const T* __restrict hr = &hx(i, 0);
     const T* __restrict sr = &sx(i, 0);
+    T* __restrict out = &r(i, 0);
     for (int j = 0; j < m; ++j) {
-      sums[j] += std::norm(hr[j] - theta[j] * sr[j]);
+      const T d = hr[j] - theta[j] * sr[j];
+      out[j] = d;
+      sums[j] += std::norm(d);
       sums[m + j] += std::norm(xr[j]);
     }
   }
@@ -217,6 +222,16 @@ void residual_block(const MultiVector<T>& hx, const MultiVector<T>& sx, const in
     const T* __restrict sr = &sx(i, 0);
     T* __restrict out = &r(i, 0);
     for (int k = 0; k < nr; ++k) out[k] = hr[col[k]] - theta[k] * sr[col[k]];
+  }
+}
+
+/// Column k of x ← its column col[k], for k < count, in place (col ascending, col[k] ≥ k,
+/// so no column is overwritten before it is read).
+template <class T>
+void compact_columns(const MultiVector<T>& x, const int* __restrict col, int count) {
+  for (int i = 0; i < x.local_rows(); ++i) {
+    T* __restrict row = &x(i, 0);
+    for (int k = 0; k < count; ++k) row[k] = row[col[k]];
   }
 }
 

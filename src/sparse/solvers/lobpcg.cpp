@@ -111,6 +111,10 @@ class Lobpcg {
   void apply(const LinearOperator<T>& op, const MultiVector<T>& x, const MultiVector<T>& y) {
     Timer t(times_.spmmv);
     if (&op == &h_) applications_ += x.cols();
+    // A sparse matrix's kernels read the basis's columns where they lie (rows of whole
+    // cache lines): copying them into contiguous panels first cost 9 % of the 64³
+    // Laplacian's run and gained nothing. A callback gets contiguous panels.
+    if (op.matrix()) return op.apply(x, y);
     detail::by_panels(
         &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
         [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
@@ -120,6 +124,12 @@ class Lobpcg {
     Timer t(times_.spmmv);
     const SpectralBounds b = spectral_bounds(op, 20, 0.0);
     return std::max(std::abs(b.lower), std::abs(b.upper));
+  }
+  /// Where the residuals of the first `cols` active columns go for a basis of q columns:
+  /// straight into W without a preconditioner, else into H·V's last m columns (free
+  /// until H·W).
+  MultiVector<T> residual_home(int q, int cols) const {
+    return pc_.empty() ? basis_.v.view(q, cols) : basis_.hv.view(2 * m_, cols);
   }
   void start();
   void refresh();
@@ -148,6 +158,7 @@ class Lobpcg {
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0, space_ = 0;  // space_: columns of the last Rayleigh–Ritz
+  int residuals_at_ = -1;  // q of the last residual_home holding all m residuals, or −1
   std::int64_t applications_ = 0;            // H times one vector
   bool recompute_hx_;  // H·X by the operator after Rayleigh–Ritz (lobpcg_recompute_hx)
   bool level_open_ = false;
@@ -207,12 +218,16 @@ void Lobpcg<T>::refresh() {
   np_ = 0;
 }
 
+/// The relative residuals of all m pairs, and the residual vectors themselves where the
+/// next step wants those of its active columns (the same pass over the rows).
 template <class T>
 void Lobpcg<T>::compute_residuals() {
   const MultiVector<T> x = basis_.v.view(0, m_), hx = basis_.hv.view(0, m_),
                        sx = basis_.s_view(0, m_);
   std::vector<double> sq(2 * static_cast<std::size_t>(m_), 0.0);  // ‖r_j‖², then ‖x_j‖²
-  if (x.local_rows() > 0) detail::residual_sums(x, hx, sx, theta_.data(), sq.data());
+  residuals_at_ = m_ + np_;
+  if (x.local_rows() > 0)
+    detail::residual_sums(x, hx, sx, theta_.data(), sq.data(), residual_home(residuals_at_, m_));
   detail::reduce(comm_, std::span<double>(sq), times_);
   rel_.resize(m_);
   for (int j = 0; j < m_; ++j)
@@ -293,14 +308,19 @@ bool Lobpcg<T>::step() {
   for (;;) {
     const int q = m_ + np_;
     const MultiVector<T> w = basis_.v.view(q, nw0), sw = basis_.s_view(q, nw0);
-    // The residuals of the active columns: straight into W without a preconditioner, else
-    // into H·V's last m columns (free until H·W).
-    const MultiVector<T> r = pc_.empty() ? w : basis_.hv.view(2 * m_, nw0);
-    std::vector<R> theta(nw0);
-    for (int k = 0; k < nw0; ++k) theta[k] = theta_[active_[k]];
-    if (r.local_rows() > 0)
-      detail::residual_block(basis_.hv.view(0, m_), basis_.s_view(0, m_), active_.data(),
-                             theta.data(), r);
+    // The residuals of the active columns.
+    const MultiVector<T> r = residual_home(q, nw0);
+    if (residuals_at_ == q) {  // all m there, from compute_residuals: keep the active ones
+      const bool all = active_.back() == nw0 - 1;
+      if (!all) detail::compact_columns(residual_home(q, m_), active_.data(), nw0);
+    } else {
+      std::vector<R> theta(nw0);
+      for (int k = 0; k < nw0; ++k) theta[k] = theta_[active_[k]];
+      if (r.local_rows() > 0)
+        detail::residual_block(basis_.hv.view(0, m_), basis_.s_view(0, m_), active_.data(),
+                               theta.data(), r);
+    }
+    residuals_at_ = -1;
     if (!pc_.empty()) {
       Timer t(times_.spmmv);
       pc_.apply(r, w);
