@@ -13,6 +13,8 @@
 namespace tseig::test {
 namespace {
 
+#if TSEIG_TALL_SKINNY_KERNELS
+
 using sparse::detail::GramTarget;
 
 std::vector<double> random_block(std::size_t size, unsigned seed) {
@@ -30,16 +32,7 @@ double error(const std::vector<double>& a, const std::vector<double>& b, int n) 
   return e / (std::max(n, 1) * std::numeric_limits<double>::epsilon());
 }
 
-class TallSkinny : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!sparse::detail::tall_skinny_kernels)
-      GTEST_SKIP() << "this build has no tall-skinny kernels (no AVX2 + FMA): BLAS does the "
-                      "products, as tested by the solver tests";
-  }
-};
-
-TEST_F(TallSkinny, GramMatchesTripleLoopForEveryTileShape) {
+TEST(TallSkinny, GramMatchesTripleLoopForEveryTileShape) {
   for (int n : {0, 1, 13, 1000, 3001})
     for (int k : {1, 3, 8, 9, 20, 60, 128})
       for (int l : {1, 4, 7, 8, 20, 24, 25, 40, 128}) {
@@ -64,7 +57,7 @@ TEST_F(TallSkinny, GramMatchesTripleLoopForEveryTileShape) {
       }
 }
 
-TEST_F(TallSkinny, GramWithTwoTargetsMatchesTwoGrams) {
+TEST(TallSkinny, GramWithTwoTargetsMatchesTwoGrams) {
   const int n = 2049, k = 60, l1 = 20, l2 = 12;
   const std::vector<double> x = random_block(n * 64, 3), y = random_block(n * 64, 4);
   std::vector<double> c1(k * l1), c2(k * l2), d1(k * l1), d2(k * l2);
@@ -92,7 +85,7 @@ std::vector<double> transformed(int n, int k, int l, const std::vector<double>& 
   return out;
 }
 
-TEST_F(TallSkinny, TransformMatchesTripleLoopWithAndWithoutBeta) {
+TEST(TallSkinny, TransformMatchesTripleLoopWithAndWithoutBeta) {
   for (int n : {0, 1, 7, 9, 1001})
     for (int k : {1, 5, 20, 60})
       for (int l : {1, 3, 8, 20, 25, 49}) {
@@ -111,7 +104,7 @@ TEST_F(TallSkinny, TransformMatchesTripleLoopWithAndWithoutBeta) {
       }
 }
 
-TEST_F(TallSkinny, TransformInPlaceKeepsTheColumnsBeyond) {
+TEST(TallSkinny, TransformInPlaceKeepsTheColumnsBeyond) {
   const int n = 515, k = 60, l = 40;
   const std::size_t ld = 64;
   std::vector<double> x = random_block(n * ld, 8);
@@ -120,6 +113,15 @@ TEST_F(TallSkinny, TransformInPlaceKeepsTheColumnsBeyond) {
   sparse::detail::tall_transform(n, k, l, x.data(), ld, s.data(), 0, x.data(), ld);
   EXPECT_LE(error(x, expect, k), 4);
 }
+
+#else
+
+TEST(TallSkinny, NotInThisBuild) {
+  GTEST_SKIP() << "this build has no tall-skinny kernels (no AVX2 + FMA): BLAS does the "
+                  "products, as the solver tests check";
+}
+
+#endif
 
 }  // namespace
 }  // namespace tseig::test

@@ -49,10 +49,11 @@ int block_columns(const LobpcgOptions<T>& o, std::int64_t n) {
 /// lobpcg_recompute_hx's choice. Automatic: by a flop model that gives the same answer on
 /// every rank and in every run (results stay bitwise reproducible). Rotating H·[X P W]
 /// (≈ 3m × 2m) costs ≈ 6m² multiply-adds per row, H·X 2m·(nonzeros per row) counted
-/// twice (a sparse product is bound by memory, the rotation nearly by the FMA units:
-/// measured on the 64³ Laplacian, 1.9 ns per row and vector against 6.5 ns per row and
-/// output column for 52 → 36 columns), so recompute below 1.5m nonzeros per row; a
-/// callback's cost is unknown, so it is rotated.
+/// twice (a sparse product is bound by memory, the rotation was nearly bound by the FMA
+/// units through BLAS: measured on the 64³ Laplacian, 1.9 ns per row and vector against
+/// 6.5 ns per row and output column for 52 → 36 columns), so recompute below 1.5m
+/// nonzeros per row; a callback's cost is unknown, so it is rotated. With the
+/// tall-skinny kernels both ways ran alike there (48³ at np = 1, within the VM's noise).
 template <class T>
 bool recompute_hx(int choice, const LinearOperator<T>& h, int m) {
   if (choice >= 0) return choice == 1;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if TSEIG_TALL_SKINNY_KERNELS
 #include <immintrin.h>
 
 namespace tseig::sparse::detail {

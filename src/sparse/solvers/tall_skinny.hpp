@@ -14,10 +14,11 @@ namespace tseig::sparse::detail {
 /// Whether the kernels below exist in this build (x86 with AVX2 and FMA, or AVX-512);
 /// otherwise they are not defined and BLAS does the products.
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-inline constexpr bool tall_skinny_kernels = true;
+#define TSEIG_TALL_SKINNY_KERNELS 1
 #else
-inline constexpr bool tall_skinny_kernels = false;
+#define TSEIG_TALL_SKINNY_KERNELS 0
 #endif
+inline constexpr bool tall_skinny_kernels = TSEIG_TALL_SKINNY_KERNELS;
 
 /// The most columns of either operand the kernels take; wider blocks go to BLAS, whose
 /// blocking pays off there (the kernels' tiles and S would no longer stay in cache).
