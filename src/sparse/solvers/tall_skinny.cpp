@@ -7,62 +7,51 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
 #include <vector>
 
 #if TSEIG_TALL_SKINNY_KERNELS
 #include <immintrin.h>
 
+#include "sparse/kernels/lanes.hpp"
+
 namespace tseig::sparse::detail {
 
 namespace {
 
-#if defined(__AVX512F__)
-using Vec = __m512d;
-constexpr int lanes = 8;
-constexpr int tile_rows = 8;  // 8 × 3 accumulators of the 32 registers
+// GCC vector types (gnu++20 contracts a * b + c into one FMA); only the masked load
+// needs the instruction set's own intrinsic.
+constexpr int lanes = simd_bytes / 8;
+typedef double Vec __attribute__((vector_size(simd_bytes)));
+constexpr int tile_rows = lanes == 8 ? 8 : 4;  // 8 × 3 of 32 registers, 4 × 3 of 16
+
 inline Vec load(const double* p) {
-  return _mm512_loadu_pd(p);
-}
-inline Vec load_first(const double* p, int n) {
-  return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1), p);
-}
-inline Vec broadcast(double v) {
-  return _mm512_set1_pd(v);
-}
-inline Vec fma(Vec a, Vec b, Vec c) {
-  return _mm512_fmadd_pd(a, b, c);
-}
-inline Vec zero() {
-  return _mm512_setzero_pd();
+  Vec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
 inline void store(double* p, Vec v) {
-  _mm512_storeu_pd(p, v);
+  std::memcpy(p, &v, sizeof v);
 }
-#else
-using Vec = __m256d;
-constexpr int lanes = 4;
-constexpr int tile_rows = 4;  // 4 × 3 accumulators of the 16 registers
-inline Vec load(const double* p) {
-  return _mm256_loadu_pd(p);
+inline Vec broadcast(double v) {
+  return Vec{} + v;
 }
+inline Vec fma(Vec a, Vec b, Vec c) {
+  return a * b + c;
+}
+inline Vec zero() {
+  return Vec{};
+}
+/// The first n ≤ lanes entries at p, zeros beyond, never reading past them.
 inline Vec load_first(const double* p, int n) {
+#if defined(__AVX512F__)
+  return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1), p);
+#else
   const __m256i mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_set_epi64x(3, 2, 1, 0));
   return _mm256_maskload_pd(p, mask);
-}
-inline Vec broadcast(double v) {
-  return _mm256_set1_pd(v);
-}
-inline Vec fma(Vec a, Vec b, Vec c) {
-  return _mm256_fmadd_pd(a, b, c);
-}
-inline Vec zero() {
-  return _mm256_setzero_pd();
-}
-inline void store(double* p, Vec v) {
-  _mm256_storeu_pd(p, v);
-}
 #endif
+}
 
 constexpr int tile_vectors = 3;
 constexpr int tile_width = tile_vectors * lanes;
