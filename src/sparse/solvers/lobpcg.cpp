@@ -159,8 +159,8 @@ class Lobpcg {
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0, space_ = 0;  // space_: columns of the last Rayleigh–Ritz
-  int residuals_at_ = -1;  // q of the last residual_home holding all m residuals, or −1
-  std::int64_t applications_ = 0;            // H times one vector
+  int residuals_at_ = -1;          // q of the last residual_home holding all m residuals, or −1
+  std::int64_t applications_ = 0;  // H times one vector
   bool recompute_hx_;  // H·X by the operator after Rayleigh–Ritz (lobpcg_recompute_hx)
   bool level_open_ = false;
   std::vector<int> active_;  // the columns given a residual direction and a P direction
