@@ -49,12 +49,10 @@ void agree(MPI_Comm comm, std::span<T> v, SolverTimes& times) {
   if (!v.empty()) MPI_Bcast(v.data(), static_cast<int>(v.size()), mpi_type<T>(), 0, comm);
 }
 
-/// Whether the tall-skinny kernels take a product of blocks this wide (real double).
-template <class T>
-bool tall_skinny(int k, int l) {
-  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    return std::max(k, l) <= tall_skinny_max_columns;
-  return false;
+/// Whether the tall-skinny kernels take a product of blocks this wide (callers check
+/// first that the kernels exist and the blocks are real double).
+inline bool tall_skinny_fits(int k, int l) {
+  return std::max(k, l) <= tall_skinny_max_columns;
 }
 
 /// This rank's part of XᴴY (x.cols() × y.cols(), column-major) into g.
@@ -63,7 +61,7 @@ void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g) {
   const int k = x.cols(), l = y.cols(), n = x.local_rows();
   if (k == 0 || l == 0) return;
   if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny<T>(k, l)) {
+    if (tall_skinny_fits(k, l)) {
       const GramTarget target{l, y.data(), static_cast<std::size_t>(y.ld()), g};
       return tall_gram(n, k, x.data(), x.ld(), std::span(&target, 1));
     }
@@ -81,7 +79,8 @@ void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g, const Mu
                 T* h) {
   const int k = x.cols();
   if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (k > 0 && y.cols() > 0 && z.cols() > 0 && tall_skinny<T>(k, std::max(y.cols(), z.cols()))) {
+    if (k > 0 && y.cols() > 0 && z.cols() > 0 &&
+        tall_skinny_fits(k, std::max(y.cols(), z.cols()))) {
       const GramTarget targets[2] = {{y.cols(), y.data(), static_cast<std::size_t>(y.ld()), g},
                                      {z.cols(), z.data(), static_cast<std::size_t>(z.ld()), h}};
       return tall_gram(x.local_rows(), k, x.data(), x.ld(), std::span(targets));
@@ -113,7 +112,7 @@ void transform(const MultiVector<T>& x, const T* s, const MultiVector<T>& y, T b
     return;
   }
   if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny<T>(k, l))
+    if (tall_skinny_fits(k, l))
       return tall_transform(n, k, l, x.data(), x.ld(), s, beta, y.data(), y.ld());
   blas::gemm('T', 'N', l, n, k, T(1), s, k, x.data(), x.ld(), beta, y.data(), y.ld());
 }
@@ -127,7 +126,7 @@ void transform_in_place(const MultiVector<T>& x, const T* s, int cols) {
   const int k = x.cols(), n = x.local_rows();
   if (k == 0 || cols == 0 || n == 0) return;
   if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny<T>(k, cols))
+    if (tall_skinny_fits(k, cols))
       return tall_transform(n, k, cols, x.data(), x.ld(), s, 0.0, x.data(), x.ld());
   const int chunk = std::max(16, (128 << 10) / static_cast<int>(sizeof(T) * k));
   std::vector<T> buffer(static_cast<std::size_t>(std::min(chunk, n)) * k);

@@ -29,6 +29,7 @@
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/projected_blocks.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
 
@@ -247,43 +248,6 @@ int Lobpcg<T>::wanted() const {
   return w;
 }
 
-/// The k × k projected matrix of a basis whose leading q columns have the carried block
-/// `carried` (q × q) and whose other columns are new: `fresh` is Vᴴ·(op·new), k × (k − q).
-template <class T>
-std::vector<T> assemble(const std::vector<T>& carried, int q, const T* fresh, int k) {
-  std::vector<T> g(static_cast<std::size_t>(k) * k);
-  for (int b = 0; b < k; ++b)
-    for (int a = 0; a < k; ++a) {
-      T& v = g[a + static_cast<std::size_t>(b) * k];
-      if (b >= q)
-        v = fresh[a + static_cast<std::size_t>(b - q) * k];
-      else if (a >= q)
-        v = conj_if_complex(fresh[b + static_cast<std::size_t>(a - q) * k]);
-      else
-        v = carried[a + static_cast<std::size_t>(b) * q];
-    }
-  return g;
-}
-
-/// The leading m × m block of the q × q `g`.
-template <class T>
-std::vector<T> leading(const std::vector<T>& g, int q, int m) {
-  std::vector<T> out(static_cast<std::size_t>(m) * m);
-  for (int b = 0; b < m; ++b)
-    for (int a = 0; a < m; ++a)
-      out[a + static_cast<std::size_t>(b) * m] = g[a + static_cast<std::size_t>(b) * q];
-  return out;
-}
-
-/// Cᴴ·G·C for the k × k G and the k × cols C (column-major).
-template <class T>
-std::vector<T> congruence(const std::vector<T>& g, const std::vector<T>& c, int k, int cols) {
-  std::vector<T> gc(static_cast<std::size_t>(k) * cols), out(static_cast<std::size_t>(cols) * cols);
-  blas::gemm('N', 'N', k, cols, k, T(1), g.data(), k, c.data(), k, T(0), gc.data(), k);
-  blas::gemm('C', 'N', cols, cols, k, T(1), c.data(), k, gc.data(), k, T(0), out.data(), cols);
-  return out;
-}
-
 /// One iteration; false when it cannot extend the basis any more (stagnation).
 template <class T>
 bool Lobpcg<T>::step() {
@@ -302,8 +266,8 @@ bool Lobpcg<T>::step() {
   active_.assign(order.begin(), order.begin() + nw0);
   std::sort(active_.begin(), active_.end());
   auto drop_directions = [&] {  // restart without P
-    gh_ = leading(gh_, m_ + np_, m_);
-    gs_ = leading(gs_, m_ + np_, m_);
+    gh_ = detail::leading(gh_, m_ + np_, m_);
+    gs_ = detail::leading(gs_, m_ + np_, m_);
     np_ = 0;
   };
   for (;;) {
@@ -347,8 +311,8 @@ bool Lobpcg<T>::step() {
                            basis_.s_view(q, nw), fresh.data() + kw);
       }
       detail::reduce(comm_, std::span<T>(fresh), times_);
-      gh = assemble(gh_, q, fresh.data(), k);
-      gs = assemble(gs_, q, fresh.data() + kw, k);
+      gh = detail::assemble(gh_, q, fresh.data(), k);
+      gs = detail::assemble(gs_, q, fresh.data() + kw, k);
       double w_deviation = 0;
       for (std::size_t i = 0; i < kw; ++i)
         w_deviation = std::max(
@@ -409,8 +373,8 @@ void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vect
     Timer t(times_.rayleigh_ritz);
     detail::transform_in_place(basis_.v.view(0, k), c.data(), cols);
     if (s_) detail::transform_in_place(basis_.sv.view(0, k), c.data(), cols);
-    gh_ = congruence(gh, c, k, cols);
-    gs_ = congruence(gs, c, k, cols);
+    gh_ = detail::congruence(gh, c, k, cols);
+    gs_ = detail::congruence(gs, c, k, cols);
   }
   if (may_recompute && recompute_hx_) {
     apply(h_, basis_.v.view(0, m_), basis_.hv.view(0, m_));
