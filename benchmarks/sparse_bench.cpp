@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "sparse/kernels/chebyshev_sum.hpp"
 #include "sparse/matrix_data.hpp"
 #include "sparse_bench_common.hpp"
 #include "tseig/sparse/generators.hpp"
 #include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/kpm.hpp"
 
 namespace {
 
@@ -43,6 +45,9 @@ void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o,
   sell.format = SparseFormat::sell_c_sigma;
   for (const SparseTuneParameters& tune : {SparseTuneParameters{}, sell}) {
     const Matrix<T> a = make(comm, tune);
+    const SpectralBounds bounds = spectral_bounds(a);
+    const double center = (bounds.upper + bounds.lower) / 2,
+                 half = (bounds.upper - bounds.lower) / 2;
     const char* format = tune.format == SparseFormat::crs ? "crs" : "sell-32-256";
     for (int nb : o.widths) {
       MultiVector<T> x(a.vector_layout(), nb), y(a.vector_layout(), nb), z(a.vector_layout(), nb);
@@ -62,6 +67,18 @@ void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o,
       });
       report_sparse(comm, shape_of(a), name, "chebfd_op", format, nb, t_cheb, chebfd_op_traffic,
                     rates);
+      // ChebFD's filter as it runs (detail::chebyshev_sum), per degree step; T_k of the
+      // spectrum scaled into [−1, 1] stays bounded over the repetitions.
+      constexpr int degree = 30;
+      const std::vector<double> c(degree + 1, 1e-3);
+      const double t_series =
+          best_time(comm, o.seconds,
+                    [&] {
+                      detail::chebyshev_sum(a, std::span<const double>(c), center, half, x, y, z);
+                    }) /
+          degree;
+      report_sparse(comm, shape_of(a), name, "chebfd_series", format, nb, t_series,
+                    chebfd_series_traffic, rates);
       if (tune.format == SparseFormat::crs) {
         const double t_plain =
             best_time(comm, o.seconds, [&] { plain_spmmv(a.data().crs, x.data(), y.data(), nb); });

@@ -5,7 +5,8 @@
 // Roofline = STREAM triad (measured in the run, all ranks) / minimum code balance, with
 // the minimum traffic: matrix once (value + 4-byte index per entry) and each block row
 // once per access (aug_spmmv: read X, read Y, write Y; chebfd_op: U, W twice, X twice;
-// spmmv: X, Y). Flops per entry and vector: 2 (real), 8 (complex); per row and vector
+// spmmv: X, Y; chebfd_series, a step of ChebFD's filter: U, W twice, and the sum twice
+// every third step). Flops per entry and vector: 2 (real), 8 (complex); per row and vector
 // beyond that: aug_spmmv 9 / 34, chebfd_op 11 / 42 (real / complex; complex as in the
 // KPM and ChebFD papers: complex double TI B(R) = (260/R + 48)/138 byte/flop).
 #include <mpi.h>
@@ -35,11 +36,11 @@ SparseBenchOptions parse_sparse_bench_options(int argc, char** argv);
 using tseig::best_time;
 
 struct Traffic {
-  int vector_accesses;            // block rows moved per row and vector
+  double vector_accesses;         // block rows moved per row and vector
   int extra_real, extra_complex;  // flops per row and vector beyond the products
 };
 inline constexpr Traffic spmmv_traffic{2, 0, 0}, aug_spmmv_traffic{3, 9, 34},
-    chebfd_op_traffic{5, 11, 42};
+    chebfd_op_traffic{5, 11, 42}, chebfd_series_traffic{3 + 2.0 / 3, 11, 42};
 
 struct SparseShape {
   std::int64_t rows = 0, nonzeros = 0;

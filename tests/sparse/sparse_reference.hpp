@@ -109,8 +109,11 @@ std::vector<double> dense_spectrum(const Matrix<T>& a) {
 template <class T>
 double max_difference(const std::vector<T>& a, const std::vector<T>& b) {
   double d = a.size() == b.size() ? 0.0 : 1e300;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
-    d = std::max(d, static_cast<double>(std::abs(a[k] - b[k])));
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    const double e = std::abs(a[k] - b[k]);
+    if (std::isnan(e)) return INFINITY;  // std::max would drop a NaN
+    d = std::max(d, e);
+  }
   return d;
 }
 

@@ -1,7 +1,12 @@
-// spmmv, aug_spmmv and chebfd_op against a dense reference on a random matrix with empty
-// rows, one-entry rows and rows whose entries are all remote; widths with and without
-// specialised code; equal and unequal row blocks, ranks without rows; CRS and SELL-C-σ.
+// spmmv, aug_spmmv, chebfd_op and the Chebyshev series against a dense reference on a
+// random matrix with empty rows, one-entry rows and rows whose entries are all remote;
+// widths with and without specialised code; equal and unequal row blocks, ranks without
+// rows; CRS and SELL-C-σ.
 #include <gtest/gtest.h>
+
+#include <limits>
+
+#include "sparse/kernels/chebyshev_sum.hpp"
 
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
@@ -142,6 +147,50 @@ TYPED_TEST(SparseKernels, MatchDenseReference) {
           EXPECT_LE(max_difference(mu, mu_ref), tolerance(mu_ref));
         }
       }
+}
+
+// The series touches its sum every third step with up to three terms: every degree
+// from 0 to 8 ends the grouping differently. The sum starts as NaN (assigned, not read).
+TYPED_TEST(SparseKernels, ChebyshevSumMatchesRecurrence) {
+  using T = TypeParam;
+  using R = tseig::real_t<T>;
+  const std::vector<T> dense = random_dense<T>(kOrder, kSeed);
+  const double center = 0.25, half = 2.0 * kOrder;  // |t| ≤ 1: the terms stay bounded
+  for (int variant = 0; variant < 3; ++variant)
+    for (const SparseTuneParameters& tune : formats()) {
+      const auto [first, local] = my_rows(variant);
+      const Matrix<T> a = random_matrix<T>(MPI_COMM_WORLD, kOrder, kSeed, first, local, tune);
+      for (int nb : {1, 3, 8})
+        for (int degree = 0; degree <= 8; ++degree) {
+          SCOPED_TRACE("variant " + std::to_string(variant) + ", chunk " +
+                       std::to_string(tune.sell_chunk) + ", nb " + std::to_string(nb) +
+                       ", degree " + std::to_string(degree));
+          std::vector<double> c(degree + 1);
+          for (int k = 0; k <= degree; ++k) c[k] = 1.0 / (k + 1) - 0.3 * (k % 2);
+          MultiVector<T> t0(a.vector_layout(), nb), t1(a.vector_layout(), nb),
+              sum(a.vector_layout(), nb);
+          t0.fill_random(9);
+          for (int i = 0; i < sum.local_rows(); ++i)
+            for (int j = 0; j < nb; ++j) sum(i, j) = T(std::numeric_limits<R>::quiet_NaN());
+          std::vector<T> previous = gather_rows(t0), current, ref(previous.size());
+          for (std::size_t k = 0; k < ref.size(); ++k) ref[k] = T(c[0]) * previous[k];
+          for (int k = 1; k <= degree; ++k) {
+            const std::vector<T> product = dense_product(dense, k == 1 ? previous : current, nb);
+            std::vector<T> next(product.size());
+            const std::vector<T>& base = k == 1 ? previous : current;
+            for (std::size_t e = 0; e < next.size(); ++e) {
+              const T t = (product[e] - T(center) * base[e]) / T(half);
+              next[e] = k == 1 ? t : T(2) * t - previous[e];
+            }
+            if (k > 1) previous = current;
+            current = next;
+            for (std::size_t e = 0; e < ref.size(); ++e) ref[e] += T(c[k]) * current[e];
+          }
+          EXPECT_EQ(detail::chebyshev_sum(a, std::span<const double>(c), center, half, t0, t1, sum),
+                    degree);
+          EXPECT_LE(max_difference(gather_rows(sum), ref), tolerance(ref));
+        }
+    }
 }
 
 TEST(SparseKernels, WrongOperandLayoutIsAnError) {

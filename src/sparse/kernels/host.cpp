@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/instantiate.hpp"
+#include "sparse/kernels/chebyshev_sum.hpp"
 #include "sparse/kernels/sweep.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
@@ -119,12 +120,15 @@ struct Augmented {
   }
 };
 
-template <class T, class S, int NB>
+/// W ← 2α(A − βI)U − W; Sum ≠ none: X ← [X +] c_old·W_old + c_u·U + c_new·W (the old and
+/// new W and U are all in registers here, so a series can touch its sum every third step:
+/// detail::chebyshev_sum); Dots: KPM's ⟨W,U⟩ and ⟨U,U⟩.
+template <class T, class S, int NB, detail::StepSum Sum, bool Dots>
 struct ChebyshevStep {
   using P = RowParts<T, NB>;
   using L = typename P::L;
   using Row = typename P::Row;
-  S two_alpha, beta, c;
+  S two_alpha, beta, c_old, c_u, c_new;
   const T* __restrict u;
   int ldu;
   T* __restrict w;
@@ -139,18 +143,53 @@ struct ChebyshevStep {
   void row(int i, int part, const Row& acc) {
     const Row ui = L::load(u + P::at(i, ldu, part));
     T* wi = w + P::at(i, ldw, part);
-    T* xi = x + P::at(i, ldx, part);
-    const Row v = L::minus(L::scale(two_alpha, L::minus(acc, L::scale(beta, ui))), L::load(wi));
+    const Row old = L::load(wi);
+    const Row v = L::minus(L::scale(two_alpha, L::minus(acc, L::scale(beta, ui))), old);
     L::store(wi, v);
-    L::store(xi, L::plus(L::load(xi), L::scale(c, v)));
-    w_u.part[part].add(v, ui);
-    u_u.part[part].add(ui, ui);
+    if constexpr (Sum != detail::StepSum::none) {
+      T* xi = x + P::at(i, ldx, part);
+      Row s = L::scale(c_new, v);
+      if constexpr (Sum == detail::StepSum::add) s = L::plus(L::load(xi), s);
+      L::store(xi, L::plus(s, L::plus(L::scale(c_old, old), L::scale(c_u, ui))));
+    }
+    if constexpr (Dots) {
+      w_u.part[part].add(v, ui);
+      u_u.part[part].add(ui, ui);
+    }
   }
   void finish() {
-    w_u.add_to(eta);
-    u_u.add_to(mu);
+    if constexpr (Dots) {
+      w_u.add_to(eta);
+      u_u.add_to(mu);
+    }
   }
 };
+
+/// One ChebyshevStep sweep; T* eta, mu may be null without Dots.
+template <detail::StepSum Sum, bool Dots, class T>
+void chebyshev_sweep(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
+                     const MultiVector<T>& w, const std::array<T, 3>& c,
+                     const MultiVector<std::type_identity_t<T>>* x, std::type_identity_t<T>* eta,
+                     std::type_identity_t<T>* mu) {
+  with_scalar_type({alpha, beta, c[0], c[1], c[2]}, [&](auto scalar) {
+    using S = decltype(scalar);
+    sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), [&](auto width, int first) {
+      return ChebyshevStep<T, S, decltype(width)::value, Sum, Dots>{as_scalar<S>(T(2) * alpha),
+                                                                    as_scalar<S>(beta),
+                                                                    as_scalar<S>(c[0]),
+                                                                    as_scalar<S>(c[1]),
+                                                                    as_scalar<S>(c[2]),
+                                                                    u.data() + first,
+                                                                    u.ld(),
+                                                                    w.data() + first,
+                                                                    w.ld(),
+                                                                    x ? x->data() + first : nullptr,
+                                                                    x ? x->ld() : 0,
+                                                                    eta ? eta + first : nullptr,
+                                                                    mu ? mu + first : nullptr};
+    });
+  });
+}
 
 }  // namespace
 
@@ -206,23 +245,31 @@ void chebfd_op(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
   require_dots(mu, u.cols(), "chebfd_op");
   std::fill_n(eta.begin(), u.cols(), T(0));
   std::fill_n(mu.begin(), u.cols(), T(0));
-  with_scalar_type({alpha, beta, c}, [&](auto scalar) {
-    using S = decltype(scalar);
-    sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), [&](auto width, int first) {
-      return ChebyshevStep<T, S, decltype(width)::value>{as_scalar<S>(T(2) * alpha),
-                                                         as_scalar<S>(beta),
-                                                         as_scalar<S>(c),
-                                                         u.data() + first,
-                                                         u.ld(),
-                                                         w.data() + first,
-                                                         w.ld(),
-                                                         x.data() + first,
-                                                         x.ld(),
-                                                         eta.data() + first,
-                                                         mu.data() + first};
-    });
-  });
+  chebyshev_sweep<detail::StepSum::add, true>(a, alpha, beta, u, w, {T(0), T(0), c}, &x, eta.data(),
+                                              mu.data());
 }
+
+namespace detail {
+
+template <class T>
+void chebyshev_step(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
+                    const MultiVector<T>& w, StepSum sum, const std::array<T, 3>& c,
+                    const MultiVector<T>& x) {
+  require_operand(a, u, "chebyshev_step");
+  require_rows(a, w, u.cols(), "chebyshev_step");
+  if (sum != StepSum::none) require_rows(a, x, u.cols(), "chebyshev_step");
+  switch (sum) {
+    case StepSum::none:
+      return chebyshev_sweep<StepSum::none, false>(a, alpha, beta, u, w, c, nullptr, nullptr,
+                                                   nullptr);
+    case StepSum::assign:
+      return chebyshev_sweep<StepSum::assign, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr);
+    case StepSum::add:
+      return chebyshev_sweep<StepSum::add, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr);
+  }
+}
+
+}  // namespace detail
 
 #define TSEIG_INSTANTIATE(T)                                                                       \
   template TSEIG_API void spmmv(const Matrix<T>&, const MultiVector<T>&, const MultiVector<T>&);   \
@@ -230,7 +277,10 @@ void chebfd_op(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
                                     const MultiVector<T>&, std::span<T>, std::span<T>);            \
   template TSEIG_API void chebfd_op(const Matrix<T>&, T, T, const MultiVector<T>&,                 \
                                     const MultiVector<T>&, T, const MultiVector<T>&, std::span<T>, \
-                                    std::span<T>);
+                                    std::span<T>);                                                 \
+  template void detail::chebyshev_step(const Matrix<T>&, T, T, const MultiVector<T>&,              \
+                                       const MultiVector<T>&, detail::StepSum,                     \
+                                       const std::array<T, 3>&, const MultiVector<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

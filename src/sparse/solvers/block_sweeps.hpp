@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "sparse/kernels/chebyshev_sum.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/matrix.hpp"
@@ -27,32 +28,18 @@ class BlockSweeps {
         sum_(a.vector_layout(), nb),
         times_(times) {}
 
-  /// y ← p(H)·y, p = Σ c_k T_k(H̃), H̃ = (H − center)/half, by the Chebyshev recurrence
-  /// T_{k+1} = 2H̃T_k − T_{k−1}: one chebfd_op per degree step does the recurrence, the
-  /// dot products and the accumulation in one pass. The sum is kept in a contiguous
-  /// block (y's blocks are strided views), copied into y at the end.
+  /// y ← p(H)·y, p = Σ c_k T_k(H̃), H̃ = (H − center)/half, one subspace block at a time
+  /// (detail::chebyshev_sum: one fused sweep per degree step). The sum is kept in a
+  /// contiguous block (y's blocks are strided views), copied into y at the end.
   void filter(const MultiVector<T>& y, const std::vector<double>& c, double center, double half) {
     Timer timer(times_.spmmv);
-    const int degree = static_cast<int>(c.size()) - 1;
-    const T alpha = T(1 / half), beta = T(center);
-    std::vector<T> eta(nb_), mu(nb_);
     for (int first = 0; first < y.cols(); first += nb_) {
       const int w = std::min(nb_, y.cols() - first);
-      MultiVector<T> x = y.view(first, w), previous = u0_.view(0, w), current = u1_.view(0, w),
-                     sum = sum_.view(0, w);
-      previous.assign(x);  // T_0
-      sum.assign(x);
-      axpby(T(0), x, T(c[0]), sum);  // sum = c_0·T_0
-      if (degree >= 1) {
-        aug_spmmv(a_, alpha, beta, previous, T(0), current, std::span<T>(eta),
-                  std::span<T>(mu));  // T_1
-        axpby(T(c[1]), current, T(1), sum);
-      }
-      for (int k = 2; k <= degree; ++k) {
-        chebfd_op(a_, alpha, beta, current, previous, T(c[k]), sum, std::span<T>(eta),
-                  std::span<T>(mu));  // previous ← T_k, sum += c_k·T_k
-        std::swap(previous, current);
-      }
+      MultiVector<T> x = y.view(first, w), sum = sum_.view(0, w);
+      MultiVector<T> t0 = u0_.view(0, w);
+      t0.assign(x);
+      const int degree =
+          chebyshev_sum(a_, std::span<const double>(c), center, half, t0, u1_.view(0, w), sum);
       x.assign(sum);
       applications_ += static_cast<std::int64_t>(w) * degree;
     }

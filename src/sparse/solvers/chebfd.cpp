@@ -1,8 +1,8 @@
 // ChebFD (Pieper et al. 2016, Algorithm 1):
 //   bounds and the KPM density → degree and search space Y (whole subspace blocks of nb)
 //   planned from it (chebfd_plan.hpp) → repeat: Y ← p(H)·Y one block of nb columns at
-//   a time (a block stays in cache through all degree steps; one chebfd_op per step
-//   does the recurrence, the dot products and the accumulation in one pass) →
+//   a time (a block stays in cache through all degree steps; one fused sweep per step
+//   does the recurrence and, every third step, the accumulation: chebyshev_sum.hpp) →
 //   orthonormalize against the locked vectors → Rayleigh–Ritz → lock the converged
 //   Ritz pairs inside [a, b].
 // Stop when no unconverged Ritz value is left inside [a, b] and one more pass found no

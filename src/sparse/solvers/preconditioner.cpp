@@ -2,8 +2,7 @@
 // read once from the local storage (CRS or SELL-C-σ; a row's own column c is local
 // column c − first_row, which is < local_rows). Chebyshev: p(A) as a Chebyshev series
 // in t = (H − center)/half, summed by the three-term recurrence; for a Matrix every
-// step is one fused pass (aug_spmmv, then chebfd_op: recurrence and accumulation), as
-// in ChebFD's filter.
+// step is one fused pass (detail::chebyshev_sum), as in ChebFD's filter.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "core/instantiate.hpp"
+#include "sparse/kernels/chebyshev_sum.hpp"
 #include "sparse/matrix_data.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "tseig/error.hpp"
@@ -83,28 +83,22 @@ void chebyshev_series(const LinearOperator<T>& h, double center, double half,
         panels.blocks(h.layout(), w, recurrence + (padded ? 1 : 0));
     MultiVector<T> previous = b[0], current = b[1], spare = a ? MultiVector<T>() : b[2];
     const MultiVector<T> sum = padded ? b[recurrence] : y.view(first, w);
-    std::vector<T> eta(sum.cols()), mu(sum.cols());
     detail::load_panel(x.view(first, w), current);  // T_0, zero beyond w
-    for (int i = 0; i < sum.local_rows(); ++i)      // sum = c_0·T_0, not reading what y held
-      for (int j = 0; j < sum.cols(); ++j) sum(i, j) = T(c[0]) * current(i, j);
-    for (int k = 1; k <= degree; ++k) {
-      // previous ← T_k = 2t·T_{k−1} − T_{k−2} (t·T_0 for k = 1), sum += c_k·T_k
-      if (a && k == 1) {
-        aug_spmmv(*a, T(1 / half), T(center), current, T(0), previous, std::span<T>(eta),
-                  std::span<T>(mu));
-        axpby(T(c[1]), previous, T(1), sum);
-      } else if (a) {
-        chebfd_op(*a, T(1 / half), T(center), current, previous, T(c[k]), sum, std::span<T>(eta),
-                  std::span<T>(mu));
-      } else {
+    if (a) {
+      detail::chebyshev_sum(*a, std::span<const double>(c), center, half, current, previous, sum);
+    } else {
+      for (int i = 0; i < sum.local_rows(); ++i)  // sum = c_0·T_0, not reading what y held
+        for (int j = 0; j < sum.cols(); ++j) sum(i, j) = T(c[0]) * current(i, j);
+      for (int k = 1; k <= degree; ++k) {
+        // spare ← T_k = 2t·T_{k−1} − T_{k−2} (t·T_0 for k = 1), sum += c_k·T_k
         const double scale = k == 1 ? 1 : 2;
         h.apply(current, spare);
         axpby(T(-scale * center / half), current, T(scale / half), spare);
         if (k > 1) axpby(T(-1), previous, T(1), spare);
         axpby(T(c[k]), spare, T(1), sum);
         std::swap(previous, spare);
+        std::swap(previous, current);
       }
-      std::swap(previous, current);
     }
     if (padded) y.view(first, w).assign(sum.view(0, w));
   }
