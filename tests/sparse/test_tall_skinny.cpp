@@ -1,9 +1,11 @@
 // The tall-skinny kernels of the block solvers (sparse/solvers/tall_skinny.hpp) against a
 // plain triple loop: every tile width and tail, views narrower than their rows, row
-// counts that are not whole chunks or row groups, the in-place product, beta.
+// counts that are not whole chunks or row groups, the in-place product, beta; the
+// complex forms through them.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <random>
 #include <vector>
@@ -112,6 +114,79 @@ TEST(TallSkinny, TransformInPlaceKeepsTheColumnsBeyond) {
   const std::vector<double> expect = transformed(n, k, l, x, ld, s, 0, x, ld);
   sparse::detail::tall_transform(n, k, l, x.data(), ld, s.data(), 0, x.data(), ld);
   EXPECT_LE(error(x, expect, k), 4);
+}
+
+using cd = std::complex<double>;
+
+std::vector<cd> random_complex(std::size_t size, unsigned seed) {
+  const std::vector<double> v = random_block(2 * size, seed);
+  std::vector<cd> c(size);
+  for (std::size_t i = 0; i < size; ++i) c[i] = cd(v[2 * i], v[2 * i + 1]);
+  return c;
+}
+
+/// error() of complex entries, on the scale of a sum of n complex products.
+double error(const std::vector<cd>& a, const std::vector<cd>& b, int n) {
+  double e = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(a[i] - b[i]));
+  return e / (4 * std::max(n, 1) * std::numeric_limits<double>::epsilon());
+}
+
+// The complex forms: XᴴY (conjugated x) with one and two targets, X·S with beta 0 (Y
+// NaN, never read) and real beta, and in place; views inside wider rows.
+TEST(TallSkinny, ComplexGramMatchesTripleLoop) {
+  for (int n : {0, 7, 1001})
+    for (int k : {1, 3, 8, 20, 64})
+      for (int l : {1, 4, 13, 64}) {
+        const std::size_t ldx = k + 2, ldy = l + 3;
+        const std::vector<cd> x = random_complex(n * ldx, 10), y = random_complex(n * ldy, 11);
+        std::vector<cd> c(static_cast<std::size_t>(k) * l, cd(NAN, NAN)), expect(c.size());
+        for (int i = 0; i < n; ++i)
+          for (int b = 0; b < l; ++b)
+            for (int a = 0; a < k; ++a)
+              expect[a + b * k] += std::conj(x[i * ldx + 1 + a]) * y[i * ldy + 2 + b];
+        const sparse::detail::ComplexGramTarget target{l, y.data() + 2, ldy, c.data()};
+        sparse::detail::tall_gram(n, k, x.data() + 1, ldx, std::span(&target, 1));
+        EXPECT_LE(error(c, expect, n), 4) << "n " << n << " k " << k << " l " << l;
+        std::vector<cd> c1(c.size()), c2(static_cast<std::size_t>(k) * 2);
+        const sparse::detail::ComplexGramTarget both[2] = {{l, y.data() + 2, ldy, c1.data()},
+                                                           {2, y.data(), ldy, c2.data()}};
+        sparse::detail::tall_gram(n, k, x.data() + 1, ldx, std::span(both));
+        EXPECT_LE(error(c1, expect, n), 4) << "two targets, n " << n << " k " << k << " l " << l;
+      }
+}
+
+TEST(TallSkinny, ComplexTransformMatchesTripleLoop) {
+  for (int n : {0, 9, 1001})
+    for (int k : {1, 5, 20, 64})
+      for (int l : {1, 3, 8, 25, 64}) {
+        const std::size_t ldx = k + 1, ldy = l + 2;
+        const std::vector<cd> x = random_complex(n * ldx, 12), s = random_complex(k * l, 13);
+        const std::vector<cd> y = random_complex(n * ldy, 14);
+        for (double beta : {0.0, -0.5}) {
+          std::vector<cd> z = y, expect = y;
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < l; ++j) {
+              cd sum = 0;
+              for (int a = 0; a < k; ++a) sum += x[i * ldx + a] * s[a + j * k];
+              expect[i * ldy + j] = sum + beta * y[i * ldy + j];
+              if (beta == 0) z[i * ldy + j] = cd(NAN, NAN);
+            }
+          sparse::detail::tall_transform(n, k, l, x.data(), ldx, s.data(), beta, z.data(), ldy);
+          EXPECT_LE(error(z, expect, k), 4) << "n " << n << " k " << k << " l " << l;
+        }
+        if (l > k) continue;
+        std::vector<cd> in_place = x, expect = x;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < l; ++j) {
+            cd sum = 0;
+            for (int a = 0; a < k; ++a) sum += x[i * ldx + a] * s[a + j * k];
+            expect[i * ldx + j] = sum;
+          }
+        sparse::detail::tall_transform(n, k, l, in_place.data(), ldx, s.data(), 0.0,
+                                       in_place.data(), ldx);
+        EXPECT_LE(error(in_place, expect, k), 4) << "in place, n " << n << " k " << k << " l " << l;
+      }
 }
 
 #else

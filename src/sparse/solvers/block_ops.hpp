@@ -49,10 +49,20 @@ void agree(MPI_Comm comm, std::span<T> v, SolverTimes& times) {
   if (!v.empty()) MPI_Bcast(v.data(), static_cast<int>(v.size()), mpi_type<T>(), 0, comm);
 }
 
-/// Whether the tall-skinny kernels take a product of blocks this wide (callers check
-/// first that the kernels exist and the blocks are real double).
-inline bool tall_skinny_fits(int k, int l) {
-  return std::max(k, l) <= tall_skinny_max_columns;
+/// Whether this build has tall-skinny kernels for T (real and complex double).
+template <class T>
+inline constexpr bool has_tall_skinny = tall_skinny_kernels &&
+                                        (std::is_same_v<T, double> ||
+                                         std::is_same_v<T, std::complex<double>>);
+
+template <class T>
+using TallGramTarget = std::conditional_t<is_complex_v<T>, ComplexGramTarget, GramTarget>;
+
+/// Whether the tall-skinny kernels take a product of blocks this wide (a complex column
+/// is two real ones).
+template <class T>
+bool tall_skinny_fits(int k, int l) {
+  return std::max(k, l) * (is_complex_v<T> ? 2 : 1) <= tall_skinny_max_columns;
 }
 
 /// This rank's part of XᴴY (x.cols() × y.cols(), column-major) into g.
@@ -60,9 +70,9 @@ template <class T>
 void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g) {
   const int k = x.cols(), l = y.cols(), n = x.local_rows();
   if (k == 0 || l == 0) return;
-  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny_fits(k, l)) {
-      const GramTarget target{l, y.data(), static_cast<std::size_t>(y.ld()), g};
+  if constexpr (has_tall_skinny<T>)
+    if (tall_skinny_fits<T>(k, l)) {
+      const TallGramTarget<T> target{l, y.data(), static_cast<std::size_t>(y.ld()), g};
       return tall_gram(n, k, x.data(), x.ld(), std::span(&target, 1));
     }
   // Yᵀ·conj(X) = (XᴴY)ᵀ, then transpose.
@@ -78,11 +88,12 @@ template <class T>
 void local_gram(const MultiVector<T>& x, const MultiVector<T>& y, T* g, const MultiVector<T>& z,
                 T* h) {
   const int k = x.cols();
-  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
+  if constexpr (has_tall_skinny<T>)
     if (k > 0 && y.cols() > 0 && z.cols() > 0 &&
-        tall_skinny_fits(k, std::max(y.cols(), z.cols()))) {
-      const GramTarget targets[2] = {{y.cols(), y.data(), static_cast<std::size_t>(y.ld()), g},
-                                     {z.cols(), z.data(), static_cast<std::size_t>(z.ld()), h}};
+        tall_skinny_fits<T>(k, std::max(y.cols(), z.cols()))) {
+      const TallGramTarget<T> targets[2] = {
+          {y.cols(), y.data(), static_cast<std::size_t>(y.ld()), g},
+          {z.cols(), z.data(), static_cast<std::size_t>(z.ld()), h}};
       return tall_gram(x.local_rows(), k, x.data(), x.ld(), std::span(targets));
     }
   local_gram(x, y, g);
@@ -111,9 +122,9 @@ void transform(const MultiVector<T>& x, const T* s, const MultiVector<T>& y, T b
     axpby(T(0), y, beta, y);
     return;
   }
-  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny_fits(k, l))
-      return tall_transform(n, k, l, x.data(), x.ld(), s, beta, y.data(), y.ld());
+  if constexpr (has_tall_skinny<T>)
+    if (tall_skinny_fits<T>(k, l) && std::imag(beta) == 0)
+      return tall_transform(n, k, l, x.data(), x.ld(), s, std::real(beta), y.data(), y.ld());
   blas::gemm('T', 'N', l, n, k, T(1), s, k, x.data(), x.ld(), beta, y.data(), y.ld());
 }
 
@@ -125,8 +136,8 @@ template <class T>
 void transform_in_place(const MultiVector<T>& x, const T* s, int cols) {
   const int k = x.cols(), n = x.local_rows();
   if (k == 0 || cols == 0 || n == 0) return;
-  if constexpr (tall_skinny_kernels && std::is_same_v<T, double>)
-    if (tall_skinny_fits(k, cols))
+  if constexpr (has_tall_skinny<T>)
+    if (tall_skinny_fits<T>(k, cols))
       return tall_transform(n, k, cols, x.data(), x.ld(), s, 0.0, x.data(), x.ld());
   const int chunk = std::max(16, (128 << 10) / static_cast<int>(sizeof(T) * k));
   std::vector<T> buffer(static_cast<std::size_t>(std::min(chunk, n)) * k);

@@ -6,6 +6,7 @@
 // kernel, and the row-chunk buffer of the in-place X·S another 6 %. These kernels read
 // the rows where they lie (GHOST's TSMTTSM and TSMM, in spirit): XᵀY keeps a tile of C in
 // registers over a chunk of rows, X·S a group of output rows over all of S.
+#include <complex>
 #include <cstddef>
 #include <span>
 
@@ -42,5 +43,22 @@ void tall_gram(int n, int k, const double* x, std::size_t ldx, std::span<const G
 /// beta = 0 never reads Y.
 void tall_transform(int n, int k, int l, const double* x, std::size_t ldx, const double* s,
                     double beta, double* y, std::size_t ldy);
+
+/// The complex double forms (tall_skinny_complex.cpp). A complex n × k block is the real
+/// n × 2k block of its (re, im) pairs, so XᴴY and X·S are the real kernels' products with
+/// twice the columns (the flops of complex arithmetic), then a small fold or, before,
+/// S in real form: the blocks take at most tall_skinny_max_columns / 2 columns.
+struct ComplexGramTarget {
+  int l;
+  const std::complex<double>* y;
+  std::size_t ldy;
+  std::complex<double>* c;
+};
+void tall_gram(int n, int k, const std::complex<double>* x, std::size_t ldx,
+               std::span<const ComplexGramTarget> targets);
+/// Y ← X·S + beta·Y (beta real), in place as the real form.
+void tall_transform(int n, int k, int l, const std::complex<double>* x, std::size_t ldx,
+                    const std::complex<double>* s, double beta, std::complex<double>* y,
+                    std::size_t ldy);
 
 }  // namespace tseig::sparse::detail
