@@ -63,9 +63,10 @@ constexpr double e_tridiagonal_update = 0.45;
 // 1 and 2 ranks, same VM): each column brought up to date with its panel's earlier
 // reflectors before its reflector is formed, on the column's owners (the critical path),
 // ≈ 2·N²·nb elements read at the in-cache tile-product rate; and the rank-2nb updates
-// at a GEMM rate that grows as 2nb / (2nb + rank_half_rate) (calibrated at rank 64).
+// at a GEMM rate that grows as 2nb / (2nb + MachineRates::update_half_rank), normalized at
+// rank 64 (the half rank was the constant 4 of the znver1 fit; calibrated, it is 2.2–2.7
+// on the Zen 5 VM).
 constexpr double panel_column_reads = 2;
-constexpr double rank_half_rate = 4;
 // A copy into another blocking: its passes over memory on one rank, and its all-to-all
 // besides on several (fitted, N = 1000…3000, nb 64 → 16 and 32).
 constexpr double redistribute_memory_passes = 5;
@@ -144,6 +145,16 @@ MachineRates calibrate(MPI_Comm comm) {
     const double s = seconds_of(
         [&] { blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y.data(), m); });
     r.panel_gemm_gflops = slowest(comm, 2.0 * m * m * k / s * 1e-9);
+    // Rank-16 updates (the same C, four per timing: one takes about a millisecond):
+    // ρ = rate(16) / rate(64) = 16(64 + h) / (64(16 + h)) gives h.
+    const int narrow = 16;
+    const double t = seconds_of([&] {
+      for (int rep = 0; rep < 4; ++rep)
+        blas::gemm('N', 'N', m, m, narrow, 1.0, a.data(), m, b.data(), narrow, 1.0, y.data(), m);
+    });
+    const double rho = slowest(comm, 4 * 2.0 * m * m * narrow / t * 1e-9) / r.panel_gemm_gflops;
+    r.update_half_rank =
+        rho >= 1 ? 0.0 : std::min(64.0, narrow * k * (1 - rho) / std::max(rho * k - narrow, 1e-9));
   }
   {
     const double s = seconds_of([&] {
@@ -280,7 +291,8 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       const double cache_gbs = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs : rates.symv_gbs;
       const double products =
           ((visits - cached) / rates.symv_gbs + cached / cache_gbs) * elem * 1e-9;
-      const double update_rate = 2 * nb / (2 * nb + rank_half_rate) * (64 + rank_half_rate) / 64;
+      const double h = rates.update_half_rank;
+      const double update_rate = 2 * nb / (2 * nb + h) * (64 + h) / 64;
       const double column_updates =
           panel_column_reads * n * n * nb * elem / sig.nprow / cache_gbs * 1e-9;
       stage("tridiagonalize", 2.0 / 3 * n3 * panel_flop_s / e_tridiagonal_update / update_rate +

@@ -1,7 +1,7 @@
 #pragma once
 // The machine model behind Solver::automatic when nothing was measured: each stage's
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
-// per process and rank count (a dgemm, rank-64 updates, a STREAM triad, the one-stage
+// per process and rank count (a dgemm, rank-16 and rank-64 updates, a STREAM triad, the one-stage
 // tridiagonalization's tile product in and out of cache, a small bulge chase and its
 // back-transform, an allreduce ping: ≈ 0.5 s, the same on every rank); the per-stage
 // efficiencies (fractions of those rates the stages reach) are measured constants of
@@ -21,6 +21,9 @@ struct MachineRates {
   double gemm_gflops = 0;  ///< double-precision dgemm per rank, all ranks running
   /// dgemm of rank-64 updates (the reductions' trailing updates) per rank, all running.
   double panel_gemm_gflops = 0;
+  /// The update rank at which a rank-k update runs at half its large-k rate, fitted as
+  /// rate(k) ∝ k / (k + update_half_rank) to rank-16 and rank-64 updates.
+  double update_half_rank = 4;
   double stream_gbs = 0;   ///< triad bandwidth per rank, all ranks running
   double latency_s = 0;    ///< one small allreduce over the communicator (0 on one rank)
   double network_gbs = 0;  ///< allreduce bandwidth per rank (0 on one rank)

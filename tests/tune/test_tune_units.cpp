@@ -152,6 +152,18 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
   const TuneChoice small = tune::model_choice(sig1000, 128, r);
   EXPECT_EQ(small.solver, Solver::one_stage);
   EXPECT_EQ(small.block_size, nb);
+  // Updates that need a high rank to run fast (the rates normalized at rank 64) make
+  // small blocks dearer against large ones.
+  tune::MachineRates steep = r;
+  steep.update_half_rank = 30;
+  const auto sig4000 = signature('d', 4000, 4000, 2);
+  auto small_over_large = [&](const tune::MachineRates& m) {
+    return tune::predict(Solver::one_stage, sig4000, 16, m).total /
+           tune::predict(Solver::one_stage, sig4000, 64, m).total;
+  };
+  EXPECT_GT(tune::predict(Solver::one_stage, sig4000, 16, steep).total,
+            tune::predict(Solver::one_stage, sig4000, 16, r).total);
+  EXPECT_GT(small_over_large(steep), small_over_large(r));
   // A slow network makes the many small messages of one_stage's reduction costly.
   tune::MachineRates slow_net = r;
   slow_net.latency_s = 1e-3;
