@@ -18,7 +18,9 @@ tseig_mpi_env
 # small arrays: harmless in a normal heap, a SEGV where ASan's allocator ends a mapping
 # there. Seen: zgemv for Haswell and later (OpenBLAS issue #4013); ssymv_L for Prescott,
 # Core2, Atom and Barcelona (inside ScaLAPACK's pssymv, on PBLAS's own buffers). The
-# Nehalem kernels pass the whole job, so it uses them.
+# Nehalem kernels pass the whole job, so it uses them; their cgemv once read past the
+# last column of a local matrix inside pcheevd, so local matrices carry 256 bytes of
+# slack (src/core/dist_matrix.cpp).
 export OPENBLAS_CORETYPE=Nehalem
 start=$SECONDS
 set +e

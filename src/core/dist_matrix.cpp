@@ -56,7 +56,12 @@ DistMatrix<T>::DistMatrix(const Grid& grid, int m, int n, int mb, int nb, int rs
   int rows = mb >= 1 ? block_cyclic::local_count(m, mb, grid.myrow(), rsrc, grid.nprow()) : 0;
   init_layout(grid,
               Descriptor{1, grid.blacs_context(), m, n, mb, nb, rsrc, csrc, std::max(1, rows)});
-  std::size_t count = static_cast<std::size_t>(desc_.lld) * std::max(1, local_cols_);
+  // 256 bytes beyond the last column: some of Debian's OpenBLAS kernels (gemv for some
+  // CPU types) read a few elements past the end of the last column of a local matrix,
+  // harmless in a normal heap but a SEGV where the allocation ends a mapping (seen under
+  // ASan: cgemv inside ScaLAPACK's pcheevd, now and then).
+  const std::size_t count = static_cast<std::size_t>(desc_.lld) * std::max(1, local_cols_) +
+                            (256 + sizeof(T) - 1) / sizeof(T);
   allocate_collectively(grid.comm(), [&] { storage_.assign(count, T{}); });
   data_ = storage_.data();
   owning_ = true;
