@@ -495,11 +495,11 @@ EigenResult<T> Lobpcg<T>::run() {
   times_.total = MPI_Wtime() - begin;
   const int w = wanted();
   if (!o_.throw_on_failure) return result(w, false);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", tol_);  // std::to_string(1e-8) is "0.000000"
   std::string message = "lobpcg: not converged after " + std::to_string(iterations_) +
-                        " iterations (tol " + std::to_string(tol_) +
-                        "); relative residuals reached:";
+                        " iterations (tol " + buffer + "); relative residuals reached:";
   for (int j = 0; j < w; ++j) {
-    char buffer[32];
     std::snprintf(buffer, sizeof buffer, " %.3e", rel_[j]);
     message += buffer;
   }
