@@ -3,7 +3,7 @@
 // matrix by a dense block of nb columns, and nb MatMult calls (one vector at a time).
 // Built against a real PETSc (3D Laplacian 100³) or a complex one (TI 64³).
 //
-// Usage: petsc_spmv_bench_{real,complex} [--lap N] [--ti N] [--widths ...] [--seconds S]
+// Usage: petsc_spmv_bench_{real,complex} [--lap N] [--ti N|X,Y,Z] [--widths ...] [--seconds S]
 #include <mpi.h>
 #include <petscmat.h>
 
@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     const MachineRates rates = measure_machine(MPI_COMM_WORLD, o);
 #if defined(PETSC_USE_COMPLEX)
     TopologicalInsulator model;
-    model.nx = model.ny = model.nz = o.ti;
+    model.nx = o.ti[0];
+    model.ny = o.ti[1];
+    model.nz = o.ti[2];
     measure(topological_insulator<std::complex<double>>(MPI_COMM_WORLD, model),
             "topological_insulator", o, rates);
 #else

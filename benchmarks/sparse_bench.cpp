@@ -4,7 +4,7 @@
 // The roofline model is in sparse_bench_common.hpp; petsc_spmv_bench reports the same
 // quantities for PETSc.
 //
-// Usage: sparse_bench [--lap N] [--ti N] [--widths 1,2,4,...] [--seconds S] [--stream M]
+// Usage: sparse_bench [--lap N] [--ti N|X,Y,Z] [--widths 1,2,4,...] [--seconds S] [--stream M]
 #include <mpi.h>
 
 #include <complex>
@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
   try {
     const SparseBenchOptions o = parse_sparse_bench_options(argc, argv);
     const MachineRates rates = measure_machine(MPI_COMM_WORLD, o);
-    static std::int64_t lap = o.lap, ti = o.ti;
+    static std::int64_t lap = o.lap;
+    static std::array<std::int64_t, 3> ti = o.ti;
     measure<double>(MPI_COMM_WORLD, "laplacian_3d", o, rates,
                     [](MPI_Comm c, const SparseTuneParameters& t) {
                       return laplacian_3d<double>(c, lap, lap, lap, t);
@@ -105,7 +106,9 @@ int main(int argc, char** argv) {
     measure<std::complex<double>>(MPI_COMM_WORLD, "topological_insulator", o, rates,
                                   [](MPI_Comm c, const SparseTuneParameters& t) {
                                     TopologicalInsulator model;
-                                    model.nx = model.ny = model.nz = ti;
+                                    model.nx = ti[0];
+                                    model.ny = ti[1];
+                                    model.nz = ti[2];
                                     return topological_insulator<std::complex<double>>(c, model, t);
                                   });
   } catch (const std::exception& e) {

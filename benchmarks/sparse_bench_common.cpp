@@ -10,26 +10,37 @@
 
 namespace tseig::bench {
 
+namespace {
+
+std::vector<int> int_list(const std::string& value) {
+  std::vector<int> out;
+  for (std::size_t p = 0; p < value.size();) {
+    const std::size_t q = value.find(',', p);
+    out.push_back(std::stoi(value.substr(p, q - p)));
+    p = q == std::string::npos ? value.size() : q + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 SparseBenchOptions parse_sparse_bench_options(int argc, char** argv) {
   SparseBenchOptions o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--lap")
       o.lap = std::stoll(value);
-    else if (key == "--ti")
-      o.ti = std::stoll(value);
-    else if (key == "--seconds")
+    else if (key == "--ti") {
+      const std::vector<int> n = int_list(value);
+      if (n.size() != 1 && n.size() != 3) throw std::invalid_argument("--ti needs N or X,Y,Z");
+      for (int k = 0; k < 3; ++k) o.ti[k] = n[n.size() == 1 ? 0 : k];
+    } else if (key == "--seconds")
       o.seconds = std::stod(value);
     else if (key == "--stream")
       o.stream = std::stoull(value);
-    else if (key == "--widths") {
-      o.widths.clear();
-      for (std::size_t p = 0; p < value.size();) {
-        const std::size_t q = value.find(',', p);
-        o.widths.push_back(std::stoi(value.substr(p, q - p)));
-        p = q == std::string::npos ? value.size() : q + 1;
-      }
-    } else
+    else if (key == "--widths")
+      o.widths = int_list(value);
+    else
       throw std::invalid_argument("unknown option " + key);
   }
   return o;

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
+#include <cstdlib>
 #include <numbers>
+#include <vector>
 
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
@@ -94,6 +97,43 @@ TEST(SparseGenerators, TopologicalInsulatorIsHermitianWith13EntriesPerBulkRow) {
   std::vector<double> weights(p, 1.0);
   weights[0] = 3.0;
   EXPECT_EQ(dense_of(topological_insulator<T>(MPI_COMM_WORLD, model, {}, weights)), h);
+}
+
+TEST(SparseGenerators, TopologicalInsulatorNumbersRowsZFastest) {
+  // Row 4·(z + nz·(x + nx·y)) + orbital: every entry couples a site to itself or to a
+  // lattice neighbour (periodic in x and y, open in z), and every neighbour is coupled.
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = 5;
+  model.ny = 4;
+  model.nz = 3;
+  const std::vector<T> h = dense_of(topological_insulator<T>(MPI_COMM_WORLD, model));
+  const std::int64_t n = 4 * model.nx * model.ny * model.nz;
+  struct Site {
+    std::int64_t x, y, z;
+  };
+  auto site = [&](std::int64_t row) {
+    const std::int64_t s = row / 4;
+    return Site{s / model.nz % model.nx, s / (model.nz * model.nx), s % model.nz};
+  };
+  auto ring = [](std::int64_t d, std::int64_t len) {
+    return std::min((d + len) % len, (len - d) % len);
+  };
+  std::vector<int> hops(n / 4,
+                        0);  // coupled neighbour sites per site, each counted once per row pair
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (h[i * n + j] == T(0)) continue;
+      const Site a = site(i), b = site(j);
+      const std::int64_t dist =
+          ring(a.x - b.x, model.nx) + ring(a.y - b.y, model.ny) + std::abs(a.z - b.z);
+      ASSERT_LE(dist, 1) << "row " << i << " column " << j;
+      if (dist == 1 && i % 4 == 0 && j % 4 == 0) ++hops[i / 4];
+    }
+  // Each of a site's neighbours is coupled (orbital 0 to 0 through Γ¹'s diagonal): six in
+  // the bulk of z, five on the open faces.
+  for (std::int64_t s = 0; s < n / 4; ++s)
+    EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6) << "site " << s;
 }
 
 }  // namespace

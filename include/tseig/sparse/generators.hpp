@@ -38,7 +38,9 @@ TSEIG_API Matrix<T> graphene(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
 /// open in z,
 ///   H = −t Σ_{n, j=1..3} [ψ†_{n+e_j} (Γ¹ − iΓ^{j+1})/2 ψ_n + h.c.] + Σ_n ψ†_n (V_n + 2Γ¹) ψ_n
 /// with Γ¹ = τ_z ⊗ 1, Γ^{j+1} = τ_x ⊗ σ_j, and on-site disorder V_n uniform in
-/// [−disorder/2, disorder/2] (a function of (seed, n) only). 13 entries per bulk row.
+/// [−disorder/2, disorder/2] (a function of (seed, n) only, n = x + nx·(y + ny·z)). 13
+/// entries per bulk row. Row 4·(z + nz·(x + nx·y)) + orbital: z runs fastest, so the
+/// thin direction of a slab keeps a row's neighbours close.
 struct TopologicalInsulator {
   std::int64_t nx = 8, ny = 8, nz = 8;
   double hopping = 1.0;  // t
