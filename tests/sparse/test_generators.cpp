@@ -119,8 +119,8 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsZFastest) {
   auto ring = [](std::int64_t d, std::int64_t len) {
     return std::min((d + len) % len, (len - d) % len);
   };
-  std::vector<int> hops(n / 4,
-                        0);  // coupled neighbour sites per site, each counted once per row pair
+  // Per site: the neighbour sites its orbital 0 couples to (through their orbital 0).
+  std::vector<int> hops(n / 4, 0);
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       if (h[i * n + j] == T(0)) continue;
