@@ -11,7 +11,8 @@
 // inner GMRES iterations are reported). Complex build: the disordered topological
 // insulator, the k eigenvalues nearest 0: tseig::sparse::chebfd_nearest, then on the
 // window it settled on tseig::sparse::chebfd (Krylov–Schur iteration, then the subspace
-// iteration: tseig_chebfd_subspace) and SLEPc's polynomial filter (Krylov–Schur,
+// iteration: tseig_chebfd_subspace, its blocks taking turns, and
+// tseig_chebfd_subspace_one_block) and SLEPc's polynomial filter (Krylov–Schur,
 // STFILTER, EPS_ALL), then SLEPc's shift-invert (Krylov–Schur, target 0, MUMPS LU;
 // its factorization is part of its time).
 //
@@ -315,11 +316,17 @@ void insulator_interior(const Options& o) {
   const std::string window = problem + "_window";
   const Found interval = timed(a.comm(), [&] { return ours(chebfd(a, -delta, delta, co)); });
   report(window.c_str(), "tseig_chebfd", a, interval, norm_h, nearest.values);
-  if (!skipped(o, "tseig_chebfd_subspace")) {
+  // The subspace iteration with its blocks taking turns (pipeline_blocks, the default)
+  // and one block at a time.
+  for (const int in_turn : {SparseTuneParameters{}.pipeline_blocks, 1}) {
+    const std::string name =
+        in_turn == 1 ? "tseig_chebfd_subspace_one_block" : "tseig_chebfd_subspace";
+    if (skipped(o, name)) continue;
     ChebfdOptions so = co;
     so.method = ChebfdMethod::subspace;
+    so.tune.pipeline_blocks = in_turn;
     const Found subspace = timed(a.comm(), [&] { return ours(chebfd(a, -delta, delta, so)); });
-    report(window.c_str(), "tseig_chebfd_subspace", a, subspace, norm_h, nearest.values);
+    report(window.c_str(), name.c_str(), a, subspace, norm_h, nearest.values);
   }
   if (!skipped(o, "slepc_filter")) {
     const Found theirs = timed(a.comm(), [&] {

@@ -178,6 +178,33 @@ TEST(SparseChebfd, FilterAndOrthogonalizationVariantsWithSeveralBlocks) {
   expect_window(a, win, o);
 }
 
+// The subspace iteration filters several blocks taking turns (pipeline_blocks): the
+// same arithmetic as one block at a time, so the same pairs bit for bit, with three
+// blocks of 4 in turn and a narrower last group.
+TEST(SparseChebfd, BlocksTakingTurnsGiveTheSameResult) {
+  using T = std::complex<double>;
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 6, 6, 5);
+  const std::vector<double> w = dense_spectrum(a);
+  const int n = static_cast<int>(w.size());
+  const Window win = window_of(w, cut(w, n / 3, n / 3 + 6), cut(w, n / 3 + 12, n / 3 + 20));
+  ChebfdOptions o;
+  o.method = ChebfdMethod::subspace;
+  o.tune.block_width = 4;
+  o.tune.pipeline_blocks = 1;
+  const EigenResult<T> alone = chebfd(a, win.lower, win.upper, o);
+  ASSERT_TRUE(alone.converged);
+  ASSERT_GT(alone.operator_applications, 12 * alone.iterations);  // more than 3 blocks filtered
+  o.tune.pipeline_blocks = 3;
+  expect_window(a, win, o);
+  const EigenResult<T> turns = chebfd(a, win.lower, win.upper, o);
+  EXPECT_EQ(turns.iterations, alone.iterations);
+  EXPECT_EQ(turns.operator_applications, alone.operator_applications);
+  EXPECT_EQ(turns.eigenvalues, alone.eigenvalues);
+  o.tune.pipeline_blocks = 0;
+  EXPECT_EQ(tseig::test::error_of([&] { chebfd(a, win.lower, win.upper, o); }).code(),
+            ErrorCode::invalid_argument);
+}
+
 /// The k nearest eigenvalues to a target, each level whole.
 void expect_nearest(const ChebfdOptions& o) {
   using T = std::complex<double>;

@@ -28,6 +28,12 @@ struct SparseTuneParameters {
   /// columns. 8: the Krylov–Schur space grows by fewer filtered vectors per expansion
   /// (TI 64×64×16, 20 nearest 0, np = 2: 54 s at 8, 70 s at 16, 58 s at 4).
   int block_width = 8;
+  /// ChebFD's subspace iteration: blocks of block_width columns filtered together, a
+  /// degree step each in turn, so each block's halo exchange travels during the whole
+  /// sweep of the block before it (the pipelining of Pieper et al. 2016) instead of only
+  /// its own interior rows; each further block costs three blocks of scratch. 1: one
+  /// block at a time. (The Krylov–Schur variant filters one block per expansion.)
+  int pipeline_blocks = 2;
   /// Rayleigh–Ritz in the block solvers: projected problems of at least this order go to
   /// the distributed dense solver (tseig::Eigensolver on a grid over the matrix's ranks),
   /// smaller ones to LAPACK on one rank and a broadcast. Reasoned default, not yet

@@ -58,6 +58,13 @@ HaloExchange<T>::HaloExchange(MPI_Comm comm, const HaloPlan& plan, T* x, int loc
     : comm_(comm), plan_(plan), x_(x), local_rows_(local_rows), ld_(ld), nb_(nb) {}
 
 template <class T>
+HaloExchange<T>::~HaloExchange() {
+  // Completed requests are MPI_REQUEST_NULL, so after finish() this returns at once.
+  if (!requests_.empty())
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+}
+
+template <class T>
 void HaloExchange<T>::begin() {
   const std::size_t nb = nb_;
   T* halo = x_ + static_cast<std::size_t>(local_rows_) * ld_;

@@ -33,13 +33,20 @@ HaloPlan make_halo_plan(MPI_Comm comm, const RowPartition& partition,
 /// stride ld, nb columns). begin() posts every receive and send; finish() waits and
 /// stores the received rows. Both are called on every rank of the plan. Rows arrive in
 /// place when the block is contiguous (ld = nb); buffers come from the process-wide
-/// cache, so repeated calls do not allocate.
+/// cache, so repeated calls do not allocate. An exchange begun and not finished (an
+/// error between the two) is waited for on destruction, so MPI never writes into freed
+/// buffers.
 template <class T>
 class HaloExchange {
  public:
   HaloExchange(MPI_Comm comm, const HaloPlan& plan, T* x, int local_rows, int ld, int nb);
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+  ~HaloExchange();
   void begin();
   void finish();
+  /// The block whose rows this exchange moves.
+  const T* block() const { return x_; }
 
  private:
   MPI_Comm comm_;

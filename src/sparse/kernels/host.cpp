@@ -165,15 +165,16 @@ struct ChebyshevStep {
   }
 };
 
-/// One ChebyshevStep sweep; T* eta, mu may be null without Dots.
+/// One ChebyshevStep sweep; T* eta, mu may be null without Dots. `posted`: U's halo
+/// exchange, begun by the caller; null: begun here.
 template <detail::StepSum Sum, bool Dots, class T>
 void chebyshev_sweep(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
                      const MultiVector<T>& w, const std::array<T, 3>& c,
                      const MultiVector<std::type_identity_t<T>>* x, std::type_identity_t<T>* eta,
-                     std::type_identity_t<T>* mu) {
+                     std::type_identity_t<T>* mu, HaloExchange<T>* posted = nullptr) {
   with_scalar_type({alpha, beta, c[0], c[1], c[2]}, [&](auto scalar) {
     using S = decltype(scalar);
-    sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), [&](auto width, int first) {
+    auto make_op = [&](auto width, int first) {
       return ChebyshevStep<T, S, decltype(width)::value, Sum, Dots>{as_scalar<S>(T(2) * alpha),
                                                                     as_scalar<S>(beta),
                                                                     as_scalar<S>(c[0]),
@@ -187,7 +188,11 @@ void chebyshev_sweep(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& 
                                                                     x ? x->ld() : 0,
                                                                     eta ? eta + first : nullptr,
                                                                     mu ? mu + first : nullptr};
-    });
+    };
+    if (posted)
+      sweep_posted(a.data(), *posted, u.data(), u.ld(), u.cols(), make_op);
+    else
+      sweep_with_halo(a.data(), u.data(), u.ld(), u.cols(), make_op);
   });
 }
 
@@ -254,18 +259,23 @@ namespace detail {
 template <class T>
 void chebyshev_step(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u,
                     const MultiVector<T>& w, StepSum sum, const std::array<T, 3>& c,
-                    const MultiVector<T>& x) {
+                    const MultiVector<T>& x, HaloExchange<T>* posted) {
   require_operand(a, u, "chebyshev_step");
   require_rows(a, w, u.cols(), "chebyshev_step");
   if (sum != StepSum::none) require_rows(a, x, u.cols(), "chebyshev_step");
+  if (posted && posted->block() != u.data())
+    throw Error(ErrorCode::invalid_argument,
+                "chebyshev_step: the posted halo exchange is not the operand block's");
   switch (sum) {
     case StepSum::none:
       return chebyshev_sweep<StepSum::none, false>(a, alpha, beta, u, w, c, nullptr, nullptr,
-                                                   nullptr);
+                                                   nullptr, posted);
     case StepSum::assign:
-      return chebyshev_sweep<StepSum::assign, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr);
+      return chebyshev_sweep<StepSum::assign, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr,
+                                                     posted);
     case StepSum::add:
-      return chebyshev_sweep<StepSum::add, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr);
+      return chebyshev_sweep<StepSum::add, false>(a, alpha, beta, u, w, c, &x, nullptr, nullptr,
+                                                  posted);
   }
 }
 
@@ -280,7 +290,8 @@ void chebyshev_step(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u
                                     std::span<T>);                                                 \
   template void detail::chebyshev_step(const Matrix<T>&, T, T, const MultiVector<T>&,              \
                                        const MultiVector<T>&, detail::StepSum,                     \
-                                       const std::array<T, 3>&, const MultiVector<T>&);
+                                       const std::array<T, 3>&, const MultiVector<T>&,            \
+                                       HaloExchange<T>*);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

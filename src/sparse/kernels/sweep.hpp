@@ -145,12 +145,12 @@ void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __re
 }
 
 /// Applies the row finishers make_op(width, first) of every column panel to the local
-/// rows of A·X: posts the halo exchange of X, sweeps the units that read no halo entry
-/// while it is in flight, then the others; op.finish() ends each panel.
+/// rows of A·X, whose halo exchange `halo` the caller has begun: sweeps the units that
+/// read no halo entry while it is in flight, then the others; op.finish() ends each
+/// panel.
 template <class T, class MakeOp>
-void sweep_with_halo(const MatrixData<T>& d, T* x, int ldx, int nb, MakeOp&& make_op) {
-  HaloExchange<T> halo(d.comm, d.halo, x, d.local_rows, ldx, nb);
-  halo.begin();
+void sweep_posted(const MatrixData<T>& d, HaloExchange<T>& halo, T* x, int ldx, int nb,
+                  MakeOp&& make_op) {
   bool arrived = false;
   for_each_panel(nb, [&](auto width, int first) {
     constexpr int NB = decltype(width)::value;
@@ -167,6 +167,15 @@ void sweep_with_halo(const MatrixData<T>& d, T* x, int ldx, int nb, MakeOp&& mak
     run(d.boundary);
     op.finish();
   });
+  if (!arrived) halo.finish();
+}
+
+/// sweep_posted with the exchange of X posted here.
+template <class T, class MakeOp>
+void sweep_with_halo(const MatrixData<T>& d, T* x, int ldx, int nb, MakeOp&& make_op) {
+  HaloExchange<T> halo(d.comm, d.halo, x, d.local_rows, ldx, nb);
+  halo.begin();
+  sweep_posted(d, halo, x, ldx, nb, make_op);
 }
 
 }  // namespace tseig::sparse

@@ -4,7 +4,9 @@
 // scratch blocks: the window filter y ← p(H)·y, the projected matrix yᴴHy and the Ritz
 // residuals ‖Hy_j − θ_j y_j‖. A block stays in cache through all degree steps, and no
 // block as wide as y is allocated (with y, three such blocks were most of ChebFD's
-// memory).
+// memory). The filter may take `in_turn` blocks at once, a degree step each in turn,
+// each block's halo exchange travelling during the sweep of the one before it
+// (detail::chebyshev_sums); each further block costs three scratch blocks.
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -20,28 +22,35 @@ template <class T>
 class BlockSweeps {
  public:
   using R = real_t<T>;
-  BlockSweeps(const Matrix<T>& a, int nb, SolverTimes& times)
-      : a_(a),
-        nb_(nb),
-        u0_(a.vector_layout(), nb),
-        u1_(a.vector_layout(), nb),
-        sum_(a.vector_layout(), nb),
-        times_(times) {}
+  BlockSweeps(const Matrix<T>& a, int nb, int in_turn, SolverTimes& times)
+      : a_(a), nb_(nb), in_turn_(std::max(1, in_turn)), times_(times) {
+    scratch_.emplace_back(a, nb);
+  }
 
   /// y ← p(H)·y, p = Σ c_k T_k(H̃), H̃ = (H − center)/half, one subspace block at a time
-  /// (detail::chebyshev_sum: one fused sweep per degree step). The sum is kept in a
-  /// contiguous block (y's blocks are strided views), copied into y at the end.
+  /// (one fused sweep per degree step), or in_turn blocks taking turns. Each sum is kept
+  /// in a contiguous block (y's blocks are strided views), copied into y at the end.
   void filter(const MultiVector<T>& y, const std::vector<double>& c, double center, double half) {
     Timer timer(times_.spmmv);
-    for (int first = 0; first < y.cols(); first += nb_) {
-      const int w = std::min(nb_, y.cols() - first);
-      MultiVector<T> x = y.view(first, w), sum = sum_.view(0, w);
-      MultiVector<T> t0 = u0_.view(0, w);
-      t0.assign(x);
-      const int degree =
-          chebyshev_sum(a_, std::span<const double>(c), center, half, t0, u1_.view(0, w), sum);
-      x.assign(sum);
-      applications_ += static_cast<std::int64_t>(w) * degree;
+    const int group = std::min(in_turn_, (y.cols() + nb_ - 1) / nb_);
+    while (static_cast<int>(scratch_.size()) < group) scratch_.emplace_back(a_, nb_);
+    std::vector<detail::ChebyshevSeries<T>> series;
+    series.reserve(group);
+    for (int first = 0; first < y.cols(); first += group * nb_) {
+      series.clear();
+      for (int s = 0; s < group && first + s * nb_ < y.cols(); ++s) {
+        const int w = std::min(nb_, y.cols() - first - s * nb_);
+        const Scratch& b = scratch_[s];
+        b.u0.view(0, w).assign(y.view(first + s * nb_, w));
+        series.emplace_back(a_, std::span<const double>(c), center, half, b.u0.view(0, w),
+                            b.u1.view(0, w), b.sum.view(0, w));
+      }
+      detail::chebyshev_sums(std::span<detail::ChebyshevSeries<T>>(series));
+      for (int s = 0; s < static_cast<int>(series.size()); ++s) {
+        const int w = std::min(nb_, y.cols() - first - s * nb_);
+        y.view(first + s * nb_, w).assign(scratch_[s].sum.view(0, w));
+        applications_ += static_cast<std::int64_t>(w) * series[s].degree();
+      }
     }
   }
 
@@ -49,7 +58,7 @@ class BlockSweeps {
   std::int64_t applications() const { return applications_; }
 
   /// A block of nb columns for the caller, free until the next sweep.
-  MultiVector<T> scratch() const { return u0_; }
+  MultiVector<T> scratch() const { return scratch_[0].u0; }
 
   /// Collective: yᴴHy (column-major) with one reduction.
   std::vector<T> projected_h(const MultiVector<T>& y) {
@@ -85,7 +94,7 @@ class BlockSweeps {
   void by_blocks(const MultiVector<T>& y, F&& f) {
     for (int first = 0; first < y.cols(); first += nb_) {
       const int w = std::min(nb_, y.cols() - first);
-      MultiVector<T> u = u0_.view(0, w), hu = u1_.view(0, w);
+      MultiVector<T> u = scratch_[0].u0.view(0, w), hu = scratch_[0].u1.view(0, w);
       {
         Timer t(times_.spmmv);
         u.assign(y.view(first, w));
@@ -97,10 +106,16 @@ class BlockSweeps {
     }
   }
 
+  /// One subspace block each: the recurrence (or a block and H·block), the filter's sum.
+  struct Scratch {
+    Scratch(const Matrix<T>& a, int nb)
+        : u0(a.vector_layout(), nb), u1(a.vector_layout(), nb), sum(a.vector_layout(), nb) {}
+    MultiVector<T> u0, u1, sum;
+  };
+
   const Matrix<T>& a_;
-  const int nb_;
-  MultiVector<T> u0_, u1_;  // one subspace block each: the recurrence, H·block
-  MultiVector<T> sum_;      // the filter's sum for one block
+  const int nb_, in_turn_;
+  std::vector<Scratch> scratch_;  // one per block in turn, the second on first use
   SolverTimes& times_;
   std::int64_t applications_ = 0;
 };

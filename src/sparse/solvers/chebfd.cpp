@@ -91,7 +91,7 @@ class Chebfd {
   double rate_ = 1, factor_ = 1;  // the plan's predicted gain per pass and space / count
   MultiVector<T> y_;              // locked vectors first, then the active ones
   SolverTimes times_;
-  detail::BlockSweeps<T> sweeps_{a_, win_.nb, times_};
+  detail::BlockSweeps<T> sweeps_{a_, win_.nb, o_.tune.pipeline_blocks, times_};
   std::vector<R> theta_;
   std::vector<double> rel_;
   std::vector<double> unconverged_;  // residuals of the unconverged Ritz pairs inside
@@ -258,12 +258,13 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
   require_same_options(comm, values, what);
   raise_if_any(comm,
                bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 || o.max_degree < 1 ||
-                   !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1,
+                   !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1 ||
+                   o.tune.pipeline_blocks < 1,
                ErrorCode::invalid_argument,
                std::string(what) +
                    ": need tol >= 0, max_iterations >= 1, degree >= 0, max_degree >= 1, "
                    "search_factor 0 or >= 1, "
-                   "block_width >= 1 and a valid interval or k");
+                   "block_width >= 1, pipeline_blocks >= 1 and a valid interval or k");
 }
 
 /// [lower, upper] clipped to the spectral bounds (the window must lie in [−1, 1]).

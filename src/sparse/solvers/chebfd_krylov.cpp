@@ -96,7 +96,7 @@ class FilteredKrylovSchur {
   std::vector<R> lambda_;        // H's Ritz values of the kept vectors (the last restart)
   std::vector<double> rel_;      // their relative residuals
   SolverTimes times_;
-  BlockSweeps<T> sweeps_{a_, win_.nb, times_};
+  BlockSweeps<T> sweeps_{a_, win_.nb, 1, times_};  // one block per expansion
 };
 
 /// Room for `capacity` basis columns and a block; the first k_ columns and T[0:k_, 0:k_]
