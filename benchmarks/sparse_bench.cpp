@@ -79,6 +79,25 @@ void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o,
           degree;
       report_sparse(comm, shape_of(a), name, "chebfd_series", format, nb, t_series,
                     chebfd_series_traffic, rates);
+      // The same with two blocks taking turns, each one's halo exchange travelling during
+      // the other's sweep (detail::chebyshev_sums, ChebFD's pipeline_blocks = 2); per
+      // degree step of one block.
+      MultiVector<T> x2(a.vector_layout(), nb), y2(a.vector_layout(), nb),
+          z2(a.vector_layout(), nb);
+      x2.fill_random(3);
+      const double t_turns =
+          best_time(comm, o.seconds,
+                    [&] {
+                      std::vector<detail::ChebyshevSeries<T>> series;
+                      series.reserve(2);
+                      series.emplace_back(a, std::span<const double>(c), center, half, x, y, z);
+                      series.emplace_back(a, std::span<const double>(c), center, half, x2, y2,
+                                          z2);
+                      detail::chebyshev_sums(std::span<detail::ChebyshevSeries<T>>(series));
+                    }) /
+          (2 * degree);
+      report_sparse(comm, shape_of(a), name, "chebfd_series_turns", format, nb, t_turns,
+                    chebfd_series_traffic, rates);
       if (tune.format == SparseFormat::crs) {
         const double t_plain =
             best_time(comm, o.seconds, [&] { plain_spmmv(a.data().crs, x.data(), y.data(), nb); });

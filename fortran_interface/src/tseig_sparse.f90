@@ -6,7 +6,8 @@
 !   call a%kpm_count(512, 32, lower, upper, count, count_error, error)
 !   call a%lobpcg(nev, tol, found, w, residuals, error)
 !   call a%chebfd(lower, upper, tol, found, w, residuals, error)
-!   call a%set("block_width", 4, error)   ! also chebfd_degree, chebfd_max_degree, chebfd_subspace
+!   call a%set("block_width", 4, error)   ! also chebfd_degree, chebfd_max_degree, chebfd_subspace,
+!                                         ! chebfd_pipeline_blocks
 !   call a%use_tuning(TSEIG_KERNEL_SPMMV, "tseig-tune.json", found, error)  ! cached tuning
 !   call a%autotune(TSEIG_KERNEL_SPMMV, 16, "tseig-tune.json", error)   ! measure, store, use
 !   call a%destroy(error)

@@ -82,6 +82,9 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
  *                      narrower window fails with TSEIG_ERROR_NOT_CONVERGED naming it
  *   "chebfd_subspace"  1: ChebFD iterates its filter on a subspace (Pieper et al.)
  *                      instead of a Krylov-Schur space; 0: Krylov-Schur (default)
+ *   "chebfd_pipeline_blocks"  the subspace iteration's blocks filtered taking turns,
+ *                      each one's halo exchange in flight during the sweep of the one
+ *                      before, >= 0 (0: the default; 1: one block at a time)
  * An unknown name or a value out of range: TSEIG_ERROR_INVALID_ARGUMENT on this rank. */
 TSEIG_API int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value);
 

@@ -23,6 +23,7 @@ struct tseig_sparse {
   int chebfd_degree = 0;
   int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
+  int chebfd_pipeline_blocks = 0;  ///< 0: SparseTuneParameters' default
   tseig::sparse::SparseTuneParameters tune{};  ///< format in use, RR threshold, tuned width
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
@@ -211,6 +212,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     o.degree = a->chebfd_degree;
     if (a->chebfd_max_degree > 0) o.max_degree = a->chebfd_max_degree;
     if (a->chebfd_subspace) o.method = ChebfdMethod::subspace;
+    if (a->chebfd_pipeline_blocks > 0) o.tune.pipeline_blocks = a->chebfd_pipeline_blocks;
     std::visit(
         [&](const auto& m) {
           deliver(comm, chebfd(m, lower, upper, o), capacity, found, eigenvalues, vectors, ldv,
@@ -227,17 +229,20 @@ int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value) {
     auto refuse = [&](const std::string& why) {
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "tseig_sparse_set_int: " + why);
     };
-    if (n == "block_width" || n == "chebfd_degree" || n == "chebfd_max_degree") {
+    if (n == "block_width" || n == "chebfd_degree" || n == "chebfd_max_degree" ||
+        n == "chebfd_pipeline_blocks") {
       if (value < 0) refuse(n + " must be >= 0, not " + std::to_string(value));
-      (n == "block_width"     ? a->block_width
-       : n == "chebfd_degree" ? a->chebfd_degree
-                              : a->chebfd_max_degree) = value;
+      (n == "block_width"         ? a->block_width
+       : n == "chebfd_degree"     ? a->chebfd_degree
+       : n == "chebfd_max_degree" ? a->chebfd_max_degree
+                                  : a->chebfd_pipeline_blocks) = value;
     } else if (n == "chebfd_subspace") {
       if (value != 0 && value != 1) refuse("chebfd_subspace must be 0 or 1");
       a->chebfd_subspace = value == 1;
     } else {
       refuse("unknown setting '" + n +
-             "' (block_width, chebfd_degree, chebfd_max_degree, chebfd_subspace)");
+             "' (block_width, chebfd_degree, chebfd_max_degree, chebfd_subspace, "
+             "chebfd_pipeline_blocks)");
     }
   });
 }

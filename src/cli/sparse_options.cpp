@@ -114,6 +114,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
       o.max_degree = parse_int(flag, value(), 1);
     } else if (flag == "--block-width") {
       o.block_width = parse_int(flag, value(), 1);
+    } else if (flag == "--pipeline-blocks") {
+      o.pipeline_blocks = parse_int(flag, value(), 1);
     } else if (flag == "--max-iterations") {
       o.max_iterations = parse_int(flag, value(), 1);
     } else if (flag == "--moments") {
@@ -147,6 +149,8 @@ SparseOptions parse_sparse_options(int argc, const char* const* argv) {
   if (o.jacobi && o.chebyshev) throw UsageError("--jacobi and --chebyshev exclude each other");
   if (o.subspace_iteration && o.method != SparseMethod::chebfd && o.method != SparseMethod::nearest)
     throw UsageError("--subspace-iteration works with --chebfd and --nearest only");
+  if (o.pipeline_blocks && !o.subspace_iteration)
+    throw UsageError("--pipeline-blocks works with --subspace-iteration only");
   if ((o.degree || o.max_degree) && o.method != SparseMethod::chebfd &&
       o.method != SparseMethod::nearest)
     throw UsageError("--degree and --max-degree work with --chebfd and --nearest only");
@@ -190,6 +194,10 @@ Methods (default --kpm):
                       millions; not converged then says so)
   --block-width NB    --chebfd/--nearest: vectors filtered together (default 8, or
                       the tuning cache's)
+  --pipeline-blocks P  --subspace-iteration: blocks filtered taking turns, each
+                      one's halo exchange in flight during the sweep of the one
+                      before (default 1: one block at a time, or the
+                      tuning cache's)
   --tol T             relative residual |Hx - lambda Sx| / ((|H| + |lambda||S|)|x|)
                       (default sqrt(eps)); --max-iterations N
   --tune-file FILE    tuning cache with this matrix's measured storage format and

@@ -76,6 +76,7 @@ ChebfdOptions chebfd_options(const SparseOptions& o, const SparseTuneParameters&
   ChebfdOptions c;
   c.tune = tuned;
   if (o.block_width) c.tune.block_width = o.block_width;
+  if (o.pipeline_blocks) c.tune.pipeline_blocks = o.pipeline_blocks;
   c.tol = o.tol;
   if (o.subspace_iteration) c.method = ChebfdMethod::subspace;
   if (o.max_iterations) c.max_iterations = o.max_iterations;

@@ -54,6 +54,7 @@ std::string sparse_choice_json(const sparse::SparseTuneParameters& t) {
          "\",\"sell_chunk\":" + std::to_string(t.sell_chunk) +
          ",\"sell_sigma\":" + std::to_string(t.sell_sigma) +
          ",\"block_width\":" + std::to_string(t.block_width) +
+         ",\"pipeline_blocks\":" + std::to_string(t.pipeline_blocks) +
          ",\"rr_distributed_min\":" + std::to_string(t.rr_distributed_min) + "}";
 }
 
@@ -78,6 +79,7 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
   t.sell_sigma = number("sell_sigma");
   t.rr_distributed_min = number("rr_distributed_min");
   if (v.find("block_width")) t.block_width = number("block_width");
+  if (v.find("pipeline_blocks")) t.pipeline_blocks = number("pipeline_blocks");
   if (t.sell_sigma % t.sell_chunk != 0)
     throw Error(ErrorCode::io_error,
                 "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
@@ -95,6 +97,7 @@ sparse::SparseTuneParameters merged(const sparse::SparseTuneParameters& user,
     out.sell_sigma = tuned.sell_sigma;
   }
   if (user.block_width == d.block_width) out.block_width = tuned.block_width;
+  if (user.pipeline_blocks == d.pipeline_blocks) out.pipeline_blocks = tuned.pipeline_blocks;
   if (user.rr_distributed_min == d.rr_distributed_min)
     out.rr_distributed_min = tuned.rr_distributed_min;
   return out;

@@ -36,10 +36,10 @@ SparseSignature make_sparse_signature(char type, std::int64_t n, std::int64_t no
                                       const std::string& kernel);
 
 /// The tuned knobs as a JSON object: format, sell_chunk, sell_sigma, block_width,
-/// rr_distributed_min.
+/// pipeline_blocks, rr_distributed_min.
 std::string sparse_choice_json(const sparse::SparseTuneParameters& t);
 /// The inverse; Error(io_error) for a missing or unknown format or a knob out of range
-/// (block_width may be absent: the default).
+/// (block_width and pipeline_blocks may be absent: the defaults).
 sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v);
 
 /// What a solver runs with: `user`'s knobs where they differ from the defaults (the

@@ -119,7 +119,8 @@ int main(int argc, char** argv) {
   CHECK(tseig_sparse_set_int(a, "block_width", 4) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_degree", 40) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_max_degree", 20) == TSEIG_OK &&
-            tseig_sparse_set_int(a, "chebfd_subspace", 1) == TSEIG_OK,
+            tseig_sparse_set_int(a, "chebfd_subspace", 1) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_pipeline_blocks", 3) == TSEIG_OK,
         "set_int: %s", tseig_sparse_error_message());
   double ws[64], rs[64];
   err = tseig_sparse_chebfd(a, 0.5, 0.95, 1e-9, 64, &found, ws, NULL, 1, rs, &its);
@@ -130,7 +131,8 @@ int main(int argc, char** argv) {
   CHECK(tseig_sparse_set_int(a, "block_width", 0) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_degree", 0) == TSEIG_OK &&
             tseig_sparse_set_int(a, "chebfd_max_degree", 0) == TSEIG_OK &&
-            tseig_sparse_set_int(a, "chebfd_subspace", 0) == TSEIG_OK,
+            tseig_sparse_set_int(a, "chebfd_subspace", 0) == TSEIG_OK &&
+            tseig_sparse_set_int(a, "chebfd_pipeline_blocks", 0) == TSEIG_OK,
         "set_int back: %s", tseig_sparse_error_message());
   /* Tuning: measured, stored in a file, found again by use_tuning; solves stay right. */
   int pid = (int)getpid(), tuned = -1;
@@ -164,6 +166,8 @@ int main(int argc, char** argv) {
         "block_width -1 accepted");
   CHECK(tseig_sparse_set_int(a, "chebfd_max_degree", -1) == TSEIG_ERROR_INVALID_ARGUMENT,
         "chebfd_max_degree -1 accepted");
+  CHECK(tseig_sparse_set_int(a, "chebfd_pipeline_blocks", -1) == TSEIG_ERROR_INVALID_ARGUMENT,
+        "chebfd_pipeline_blocks -1 accepted");
   CHECK(tseig_sparse_set_int(NULL, "block_width", 4) == TSEIG_ERROR_NULL_HANDLE, "NULL handle");
 
   /* Errors, the same on every rank: capacity below the pairs found, a NULL output on

@@ -92,7 +92,14 @@ TEST(SparseTune, MeasuresStoresAndReadsBack) {
   o.tune_file = file.path;
   const SparseAutotuneResult r = autotune(a, o);
   EXPECT_EQ(r.stored_in, file.path);
-  ASSERT_EQ(r.trials.size(), 3u + 4u);  // CRS, two SELL, two orders on one rank and the grid
+  // CRS, two SELL, the filter's series on one block and two in turn, two orders on one
+  // rank and the grid.
+  ASSERT_EQ(r.trials.size(), 3u + 2u + 4u);
+  EXPECT_EQ(r.trials[3].what, "filter, 1 block at a time");
+  EXPECT_EQ(r.trials[4].what, "filter, 2 blocks in turn");
+  EXPECT_TRUE(r.best.pipeline_blocks == 1 || r.best.pipeline_blocks == 2);
+  EXPECT_EQ(r.best.pipeline_blocks == 2, r.trials[4].seconds < 0.97 * r.trials[3].seconds);
+  EXPECT_TRUE(agreed(r.best.pipeline_blocks));
   EXPECT_EQ(r.trials[0].what, "crs");
   for (const auto& t : r.trials) EXPECT_GT(t.seconds, 0) << t.what;
   // A threshold among the orders timed, or twice the largest when the grid never won.
@@ -108,6 +115,7 @@ TEST(SparseTune, MeasuresStoresAndReadsBack) {
   EXPECT_EQ(back.sell_sigma, r.best.sell_sigma);
   EXPECT_EQ(back.rr_distributed_min, r.best.rr_distributed_min);
   EXPECT_EQ(back.block_width, 4);  // ChebFD's kernel: the width it was timed at
+  EXPECT_EQ(back.pipeline_blocks, r.best.pipeline_blocks);
   // The entry is ChebFD's: LOBPCG's kernel has none.
   EXPECT_FALSE(cached_tuning(a, TunedKernel::spmmv, file.path).has_value());
 
@@ -127,6 +135,7 @@ TEST(SparseTune, UserValuesAreKept) {
   SparseTuneParameters cached = sell(8, 64);
   cached.rr_distributed_min = 300;
   cached.block_width = 4;
+  cached.pipeline_blocks = 3;
   file.write("{\"tseig_tune_format\":1,\"entries\":{\"" + sig.key() +
              "\":{\"choice\":" + tune::sparse_choice_json(cached) + "}}}");
   const SparseTuneParameters all = tuned_parameters(a, TunedKernel::spmmv, {}, file.path);
@@ -135,10 +144,12 @@ TEST(SparseTune, UserValuesAreKept) {
   EXPECT_EQ(all.sell_sigma, 64);
   EXPECT_EQ(all.rr_distributed_min, 300);
   EXPECT_EQ(all.block_width, 4);
+  EXPECT_EQ(all.pipeline_blocks, 3);
 
   SparseTuneParameters user = sell(4, 4);
   user.rr_distributed_min = 77;
   user.block_width = 16;
+  user.pipeline_blocks = 2;
   EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user);
   SparseTuneParameters crs_user;
   crs_user.rr_distributed_min = 50;

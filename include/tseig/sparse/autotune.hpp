@@ -2,7 +2,8 @@
 // The sparse layer's tuner: measures, on the caller's own matrix and ranks, the local
 // storage format (CRS or SELL-C-σ with its C and σ) by the kernel a solver will run, and
 // the order from which Rayleigh–Ritz is faster on the distributed dense solver than on
-// one rank, and stores them in the tuning cache (the dense tuner's file, under a key of
+// one rank, for ChebFD whether its filter's blocks should take turns (pipeline_blocks),
+// and stores them in the tuning cache (the dense tuner's file, under a key of
 // the matrix's shape, the rank count and the kernel). tseig-tune's sparse mode adds
 // ChebFD's block width, timed by whole ChebFD solves. tuned_parameters reads them back
 // for a later run: the cache, else the defaults of SparseTuneParameters; a knob the user
@@ -43,15 +44,17 @@ struct SparseAutotuneOptions {
   std::string tune_file;
 };
 
-/// One measurement of the search: what ran ("crs", "sell-8-128", "rr 400 one rank",
-/// "rr 400 grid") and its best time in seconds (the slowest rank's).
+/// One measurement of the search: what ran ("crs", "sell-8-128", "filter, 2 blocks in
+/// turn" (per block and degree step), "rr 400 one rank", "rr 400 grid") and its best time
+/// in seconds (the slowest rank's).
 struct SparseTuneTrial {
   std::string what;
   double seconds = 0;
 };
 
 struct SparseAutotuneResult {
-  SparseTuneParameters best;  ///< the measured knobs (and, for chebfd_op, block_width);
+  SparseTuneParameters best;  ///< the measured knobs (and, for chebfd_op, block_width
+                              ///< and pipeline_blocks);
                               ///< the others at their defaults
   std::vector<SparseTuneTrial> trials;
   std::string stored_in;  ///< the cache file written, "" when none

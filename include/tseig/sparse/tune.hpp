@@ -32,8 +32,13 @@ struct SparseTuneParameters {
   /// degree step each in turn, so each block's halo exchange travels during the whole
   /// sweep of the block before it (the pipelining of Pieper et al. 2016) instead of only
   /// its own interior rows; each further block costs three blocks of scratch. 1: one
-  /// block at a time. (The Krylov–Schur variant filters one block per expansion.)
-  int pipeline_blocks = 2;
+  /// block at a time. (The Krylov–Schur variant filters one block per expansion.) 1 by
+  /// measurement where ranks share a node's memory: the exchange is a copy the interior
+  /// rows already hide, and two blocks' working set leaves the cache (filter step, np =
+  /// 2, Zen 5, GFlop/s one block / two in turn: TI 64×64×16 at 8 columns 57.1 / 55.3,
+  /// Laplacian 64³ 42.4 / 33.8). The tuner times both for ChebFD (sparse::autotune),
+  /// where the exchange crosses a network it can pay.
+  int pipeline_blocks = 1;
   /// Rayleigh–Ritz in the block solvers: projected problems of at least this order go to
   /// the distributed dense solver (tseig::Eigensolver on a grid over the matrix's ranks),
   /// smaller ones to LAPACK on one rank and a broadcast. Reasoned default, not yet

@@ -2,7 +2,9 @@
 // solver runs, on the caller's matrix and block width, each the best of repetitions;
 // a SELL-C-σ candidate replaces CRS only when it is faster by more than the timing
 // noise. The Rayleigh–Ritz threshold is the smallest timed order from which the grid
-// solve is faster at that order and every larger one timed.
+// solve is faster at that order and every larger one timed. For ChebFD, its filter's
+// Chebyshev series on one block and on two taking turns (pipeline_blocks) per block
+// step: the pair replaces one block at a time only when faster by the same margin.
 #include "tseig/sparse/autotune.hpp"
 
 #include <algorithm>
@@ -11,10 +13,12 @@
 #include "core/best_time.hpp"
 #include "core/instantiate.hpp"
 #include "core/json.hpp"
+#include "sparse/kernels/chebyshev_sum.hpp"
 #include "sparse/random.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/kpm.hpp"
 #include "tseig/sparse/multivector.hpp"
 #include "tune/sparse_choice.hpp"
 #include "tune/tune_cache.hpp"
@@ -47,6 +51,29 @@ double time_kernel(const Matrix<T>& a, const SparseAutotuneOptions& o) {
     }
   };
   return best_time(a.comm(), o.seconds, run, 2);
+}
+
+/// Seconds per block and degree step of ChebFD's filter with `blocks` blocks of the
+/// tuned width taking turns (detail::chebyshev_sums).
+template <class T>
+double time_series(const Matrix<T>& a, const SparseAutotuneOptions& o, int blocks) {
+  const SpectralBounds bounds = spectral_bounds(a);
+  const double center = (bounds.upper + bounds.lower) / 2,
+               half = std::max((bounds.upper - bounds.lower) / 2, 1e-300);
+  constexpr int degree = 12;  // |T_k| ≤ 1 on the spectrum: repetitions stay bounded
+  const std::vector<double> c(degree + 1, 1e-2);
+  std::vector<MultiVector<T>> blocks_of(3 * blocks);
+  for (auto& v : blocks_of) v = MultiVector<T>(a.vector_layout(), o.block_width);
+  for (int b = 0; b < blocks; ++b) blocks_of[3 * b].fill_random(3 + b);
+  const auto run = [&] {
+    std::vector<detail::ChebyshevSeries<T>> series;
+    series.reserve(blocks);
+    for (int b = 0; b < blocks; ++b)
+      series.emplace_back(a, std::span<const double>(c), center, half, blocks_of[3 * b],
+                          blocks_of[3 * b + 1], blocks_of[3 * b + 2]);
+    detail::chebyshev_sums(std::span<detail::ChebyshevSeries<T>>(series));
+  };
+  return best_time(a.comm(), o.seconds, run, 2) / (blocks * degree);
 }
 
 /// A random Hermitian n × n matrix, the same on every rank.
@@ -136,6 +163,14 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
       r.best.sell_chunk = c;
       r.best.sell_sigma = s;
     }
+  }
+
+  if (o.kernel == TunedKernel::chebfd_op) {
+    const Matrix<T> chosen = base.with_format(r.best);
+    const double alone = time_series(chosen, o, 1), turns = time_series(chosen, o, 2);
+    r.trials.push_back({"filter, 1 block at a time", alone});
+    r.trials.push_back({"filter, 2 blocks in turn", turns});
+    r.best.pipeline_blocks = turns < alone * switch_margin ? 2 : 1;
   }
 
   if (!o.rr_orders.empty()) {
