@@ -72,10 +72,12 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
               type_letter<T>(), static_cast<long long>(m.rows()),
               static_cast<long long>(m.nonzeros()), to_string(a.kernel), a.block_width);
   for (const SparseTuneTrial& t : trials)
-    std::printf("  %-22s %10.5f s\n", t.what.c_str(), t.seconds);
+    std::printf("  %-26s %10.5f s\n", t.what.c_str(), t.seconds);
   std::printf("best: %s, Rayleigh-Ritz on the grid from order %d", format_label(r.best).c_str(),
               r.best.rr_distributed_min);
-  if (a.kernel == TunedKernel::chebfd_op) std::printf(", block width %d", r.best.block_width);
+  if (a.kernel == TunedKernel::chebfd_op)
+    std::printf(", block width %d, %d block%s in turn", r.best.block_width,
+                r.best.pipeline_blocks, r.best.pipeline_blocks == 1 ? "" : "s");
   std::printf("\ntuning cache: %s\n", r.stored_in.empty() ? "(not written)" : r.stored_in.c_str());
 }
 

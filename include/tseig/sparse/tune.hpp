@@ -1,7 +1,8 @@
 #pragma once
 // SparseTuneParameters: the performance knobs of the sparse layer, the `sparse` member of
-// the library-wide TuneParameters (tseig/tune.hpp). Defaults are reasoned, not yet
-// measured; the tuner will replace them per machine.
+// the library-wide TuneParameters (tseig/tune.hpp). Each default says its reason or the
+// measurement behind it; the sparse tuner (tseig/sparse/autotune.hpp) measures format,
+// block width, pipeline_blocks and rr_distributed_min per matrix, rank count and machine.
 
 namespace tseig::sparse {
 
@@ -41,9 +42,12 @@ struct SparseTuneParameters {
   int pipeline_blocks = 1;
   /// Rayleigh–Ritz in the block solvers: projected problems of at least this order go to
   /// the distributed dense solver (tseig::Eigensolver on a grid over the matrix's ranks),
-  /// smaller ones to LAPACK on one rank and a broadcast. Reasoned default, not yet
-  /// measured: below ~1000 one LAPACK call beats the distributed solver's set-up and
-  /// communication on every machine we know.
+  /// smaller ones to LAPACK on one rank and a broadcast. The crossover depends on the
+  /// type (np = 2, Zen 5, tseig-tune --rr-orders, one rank / grid: real 800 0.11 /
+  /// 0.20 s, 1200 0.44 / 0.46 s; complex 200 0.007 / 0.010 s, 400 0.045 / 0.043 s,
+  /// 800 0.32 / 0.20 s, 1600 5.2 / 1.5 s); 1000 lies between the two, at most ≈ 0.1 s
+  /// from the better choice per Rayleigh–Ritz step below 1200. The tuner measures it
+  /// per matrix and rank count.
   int rr_distributed_min = 1000;
   /// How LOBPCG gets H·X after each Rayleigh–Ritz: 0 follows it through the small
   /// transformation that makes the new X (the H-products of [X P W] rotated: one operator
