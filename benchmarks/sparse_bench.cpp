@@ -91,8 +91,7 @@ void measure(MPI_Comm comm, const char* name, const SparseBenchOptions& o,
                       std::vector<detail::ChebyshevSeries<T>> series;
                       series.reserve(2);
                       series.emplace_back(a, std::span<const double>(c), center, half, x, y, z);
-                      series.emplace_back(a, std::span<const double>(c), center, half, x2, y2,
-                                          z2);
+                      series.emplace_back(a, std::span<const double>(c), center, half, x2, y2, z2);
                       detail::chebyshev_sums(std::span<detail::ChebyshevSeries<T>>(series));
                     }) /
           (2 * degree);

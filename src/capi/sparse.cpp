@@ -23,7 +23,7 @@ struct tseig_sparse {
   int chebfd_degree = 0;
   int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
-  int chebfd_pipeline_blocks = 0;  ///< 0: SparseTuneParameters' default
+  int chebfd_pipeline_blocks = 0;              ///< 0: SparseTuneParameters' default
   tseig::sparse::SparseTuneParameters tune{};  ///< format in use, RR threshold, tuned width
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);

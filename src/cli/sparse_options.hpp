@@ -34,7 +34,7 @@ struct SparseOptions {
   int degree = 0;                   ///< ChebFD filter degree; 0: planned
   int max_degree = 0;               ///< ChebFD's cap on a planned degree; 0: the default
   int block_width = 0;              ///< LOBPCG/ChebFD block width nb; 0: the default
-  int pipeline_blocks = 0;           ///< ChebFD subspace blocks taking turns; 0: the default
+  int pipeline_blocks = 0;          ///< ChebFD subspace blocks taking turns; 0: the default
   std::string tune_file;            ///< tuning cache (tseig-tune); empty: $TSEIG_TUNE_FILE
   bool json = false;
   std::string out_values;

@@ -76,8 +76,8 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
   std::printf("best: %s, Rayleigh-Ritz on the grid from order %d", format_label(r.best).c_str(),
               r.best.rr_distributed_min);
   if (a.kernel == TunedKernel::chebfd_op)
-    std::printf(", block width %d, %d block%s in turn", r.best.block_width,
-                r.best.pipeline_blocks, r.best.pipeline_blocks == 1 ? "" : "s");
+    std::printf(", block width %d, %d block%s in turn", r.best.block_width, r.best.pipeline_blocks,
+                r.best.pipeline_blocks == 1 ? "" : "s");
   std::printf("\ntuning cache: %s\n", r.stored_in.empty() ? "(not written)" : r.stored_in.c_str());
 }
 

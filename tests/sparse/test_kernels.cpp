@@ -233,9 +233,9 @@ TYPED_TEST(SparseKernels, ChebyshevSumsTakingTurnsMatchOneAtATime) {
           }
           detail::chebyshev_sums(std::span<detail::ChebyshevSeries<T>>(series));
           for (int b = 0; b < blocks; ++b)
-            EXPECT_EQ(max_difference(gather_rows(sum[b].view(0, series[b].input().cols())),
-                                     expected[b]),
-                      0.0)
+            EXPECT_EQ(
+                max_difference(gather_rows(sum[b].view(0, series[b].input().cols())), expected[b]),
+                0.0)
                 << "block " << b;
         }
     }

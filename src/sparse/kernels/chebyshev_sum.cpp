@@ -14,8 +14,8 @@ namespace tseig::sparse::detail {
 
 template <class T>
 ChebyshevSeries<T>::ChebyshevSeries(const Matrix<T>& a, std::span<const double> c, double center,
-                                    double half, const MultiVector<T>& t0,
-                                    const MultiVector<T>& t1, const MultiVector<T>& sum)
+                                    double half, const MultiVector<T>& t0, const MultiVector<T>& t1,
+                                    const MultiVector<T>& sum)
     : a_(a),
       c_(c),
       alpha_(T(1 / half)),
@@ -69,7 +69,8 @@ void chebyshev_sums(std::span<ChebyshevSeries<T>> series) {
   const int degree = series[0].degree();
   for (const ChebyshevSeries<T>& s : series)
     if (s.degree() != degree || &s.matrix() != &series[0].matrix())
-      throw Error(ErrorCode::invalid_argument, "chebyshev_sums: series of different degrees or matrices");
+      throw Error(ErrorCode::invalid_argument,
+                  "chebyshev_sums: series of different degrees or matrices");
   const MatrixData<T>& d = series[0].matrix().data();
   std::vector<std::unique_ptr<HaloExchange<T>>> posted(blocks);
   auto post = [&](int b) {
@@ -90,9 +91,9 @@ void chebyshev_sums(std::span<ChebyshevSeries<T>> series) {
     }
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                    \
-  template class ChebyshevSeries<T>;                                                            \
-  template int chebyshev_sum(const Matrix<T>&, std::span<const double>, double, double,         \
+#define TSEIG_INSTANTIATE(T)                                                                       \
+  template class ChebyshevSeries<T>;                                                               \
+  template int chebyshev_sum(const Matrix<T>&, std::span<const double>, double, double,            \
                              const MultiVector<T>&, const MultiVector<T>&, const MultiVector<T>&); \
   template void chebyshev_sums(std::span<ChebyshevSeries<T>>);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)

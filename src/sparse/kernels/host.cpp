@@ -288,10 +288,9 @@ void chebyshev_step(const Matrix<T>& a, T alpha, T beta, const MultiVector<T>& u
   template TSEIG_API void chebfd_op(const Matrix<T>&, T, T, const MultiVector<T>&,                 \
                                     const MultiVector<T>&, T, const MultiVector<T>&, std::span<T>, \
                                     std::span<T>);                                                 \
-  template void detail::chebyshev_step(const Matrix<T>&, T, T, const MultiVector<T>&,              \
-                                       const MultiVector<T>&, detail::StepSum,                     \
-                                       const std::array<T, 3>&, const MultiVector<T>&,            \
-                                       HaloExchange<T>*);
+  template void detail::chebyshev_step(                                                            \
+      const Matrix<T>&, T, T, const MultiVector<T>&, const MultiVector<T>&, detail::StepSum,       \
+      const std::array<T, 3>&, const MultiVector<T>&, HaloExchange<T>*);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
