@@ -84,14 +84,16 @@ TSEIG_API int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper,
  *                      instead of a Krylov-Schur space; 0: Krylov-Schur (default)
  *   "chebfd_pipeline_blocks"  the subspace iteration's blocks filtered taking turns,
  *                      each one's halo exchange in flight during the sweep of the one
- *                      before, >= 0 (0: the default; 1: one block at a time)
+ *                      before, >= 0 (0: the default 1 or the tuned value; 1: one
+ *                      block at a time)
  * An unknown name or a value out of range: TSEIG_ERROR_INVALID_ARGUMENT on this rank. */
 TSEIG_API int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value);
 
 /* Tuning (collective; the same result on every rank). `kernel` names the solver the
  * tuning is for: 0 spmmv (LOBPCG), 1 aug_spmmv (KPM), 2 chebfd_op (ChebFD).
  * tseig_sparse_autotune times the storage formats (CRS, SELL-C-sigma) with that kernel
- * on blocks of block_width columns (for ChebFD also the block width it then uses), and
+ * on blocks of block_width columns (for ChebFD also the block width it then uses and
+ * whether its subspace iteration's blocks take turns, "chebfd_pipeline_blocks"), and
  * the projected eigenproblems of orders 200..1600 (up to the matrix's order) on one rank
  * against the grid (a few seconds), stores the best in tune_file (NULL or "":
  * $TSEIG_TUNE_FILE; neither: not stored) and adopts it for this handle: the matrix moves

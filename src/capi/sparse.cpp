@@ -23,8 +23,9 @@ struct tseig_sparse {
   int chebfd_degree = 0;
   int chebfd_max_degree = 0;  ///< 0: ChebfdOptions' default
   bool chebfd_subspace = false;
-  int chebfd_pipeline_blocks = 0;              ///< 0: SparseTuneParameters' default
-  tseig::sparse::SparseTuneParameters tune{};  ///< format in use, RR threshold, tuned width
+  int chebfd_pipeline_blocks = 0;  ///< 0: the tuned or default value
+  tseig::sparse::SparseTuneParameters
+      tune{};  ///< format in use, RR threshold, tuned width and pipeline
   MPI_Comm comm() const {
     return std::visit([](const auto& m) { return m.comm(); }, a);
   }
@@ -212,7 +213,8 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
     o.degree = a->chebfd_degree;
     if (a->chebfd_max_degree > 0) o.max_degree = a->chebfd_max_degree;
     if (a->chebfd_subspace) o.method = ChebfdMethod::subspace;
-    if (a->chebfd_pipeline_blocks > 0) o.tune.pipeline_blocks = a->chebfd_pipeline_blocks;
+    o.tune.pipeline_blocks =
+        a->chebfd_pipeline_blocks > 0 ? a->chebfd_pipeline_blocks : a->tune.pipeline_blocks;
     std::visit(
         [&](const auto& m) {
           deliver(comm, chebfd(m, lower, upper, o), capacity, found, eigenvalues, vectors, ldv,

@@ -154,6 +154,9 @@ void run_typed(const SparseOptions& o, MPI_Comm comm, std::ostream& out) {
        << "\",\"rr_distributed_min\":" << tuned.rr_distributed_min;
   if (tuned_kernel(o.method) == TunedKernel::chebfd_op)
     head << ",\"block_width\":" << (o.block_width ? o.block_width : tuned.block_width);
+  if (o.subspace_iteration)
+    head << ",\"pipeline_blocks\":"
+         << (o.pipeline_blocks ? o.pipeline_blocks : tuned.pipeline_blocks);
   if (rank == 0 && !o.json)
     out << "tseig-solve (sparse): " << name << ", n = " << a.rows() << ", " << a.nonzeros()
         << " nonzeros, " << ranks << " rank(s), " << format_label(tuned) << tuned_note(o, tuned)

@@ -51,6 +51,8 @@ def main():
     p.add_argument("--tol", type=float, default=1e-8)
     p.add_argument("--vectors")
     p.add_argument("--tuned-in")
+    p.add_argument("--expect", action="append", default=[], metavar="KEY=VALUE",
+                   help="a top-level JSON field and its value")
     args = p.parse_args(argv[:cut])
     proc = subprocess.Popen(argv[cut + 1:], stdout=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -62,6 +64,10 @@ def main():
     if proc.returncode != 0:
         fail(f"exit code {proc.returncode}")
     run = json.loads(out.strip().splitlines()[-1])
+    for item in args.expect:
+        key, value = item.split("=", 1)
+        if str(run.get(key)) != value:
+            fail(f"{key} = {run.get(key)!r}, expected {value}")
     exact = spectrum(args.spectrum)
     if args.kpm_count:
         a, b = map(float, args.kpm_count.split(":"))
