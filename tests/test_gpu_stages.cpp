@@ -1,5 +1,6 @@
 // The CUDA variants of the stages against their host variants on the same input (the
-// band back-transform's kernel, the Householder back-transform on cuBLAS), and whole
+// band reduction, the divide & conquer's merges and the Householder back-transform on
+// cuBLAS, the band back-transform's kernel), and whole
 // solves with EigensolverOptions::gpu against LAPACK: nev = 1, N/5, N, odd N, bandwidths
 // that are not powers of two, every scalar type, every grid shape of the rank count.
 // Without a usable GPU the device checks skip with gpu::status()'s reason
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <string>
 
 #include "check_solve.hpp"
@@ -16,6 +18,7 @@
 #include "dense/stages/bulge_chase/api.hpp"
 #include "dense/stages/reduce_to_band/api.hpp"
 #include "dense/stages/tridiagonalize/api.hpp"
+#include "dense/tridiagonal_solve.hpp"
 #include "test_util.hpp"
 #include "tseig/device.hpp"
 
@@ -63,6 +66,88 @@ DistMatrix<T> random_columns(const Grid& grid, int n, int ncols, int nb, unsigne
   for (int j = 0; j < Z.local_cols(); ++j)
     for (int i = 0; i < Z.local_rows(); ++i) Z.local(i, j) = H.local(i, j);
   return Z;
+}
+
+// Stage 1: the band and the reflectors (A's lower triangle) and tau from the CUDA variant
+// against the host one; b = nb, several blocks, a last panel shorter than b, b ≥ n.
+TYPED_TEST(GpuStages, ReduceToBandMatchesHost) {
+  using T = TypeParam;
+  SKIP_WITHOUT_GPU();
+  for (const Grid& grid : test_grids())
+    for (auto [n, nb, b] : {std::tuple{1, 1, 1},
+                            {2, 1, 1},
+                            {37, 4, 8},
+                            {151, 8, 24},
+                            {150, 16, 48},
+                            {64, 8, 64},
+                            {40, 8, 48}}) {
+      SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) +
+                   " nb=" + std::to_string(nb) + " b=" + std::to_string(b));
+      DistMatrix<T> host(grid, n, n, nb);
+      generate::random_hermitian(host, 21 + n);
+      DistMatrix<T> cuda = host.clone();
+      const std::vector<T> tau_host = dense::reduce_to_band<Device::host>(host, b);
+      const std::vector<T> tau_cuda = dense::reduce_to_band<Device::cuda>(cuda, b);
+      ASSERT_EQ(tau_cuda.size(), tau_host.size());
+      double diff = 0, scale = 1;
+      for (std::size_t i = 0; i < tau_host.size(); ++i)
+        diff = std::max(diff, static_cast<double>(std::abs(tau_cuda[i] - tau_host[i])));
+      for (int lj = 0; lj < host.local_cols(); ++lj)
+        for (int li = 0; li < host.local_rows(); ++li)
+          if (host.global_row(li) >= host.global_col(lj)) {
+            diff = std::max(diff, static_cast<double>(std::abs(cuda.local(li, lj) - host.local(li, lj))));
+            scale = std::max(scale, static_cast<double>(std::abs(host.local(li, lj))));
+          }
+      double r = diff / scale;
+      MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_DOUBLE, MPI_MAX, grid.comm());
+      EXPECT_LE(r, 50 * n * eps<T>());
+    }
+}
+
+// Stage 3: the divide & conquer with its merges' GEMMs on the GPU (N large enough for
+// the top merges to go there, and on one rank a tree split down to the GPU's leaf size)
+// against the host variant: eigenvalues and eigenvectors, all of them and N/5 (a
+// factored top merge).
+TYPED_TEST(GpuStages, TridiagonalSolveMatchesHost) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  SKIP_WITHOUT_GPU();
+  for (const Grid& grid : test_grids())
+    for (auto [n, nev] : {std::pair{4100, 4100}, {2400, 480}}) {
+      SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) +
+                   " nev=" + std::to_string(nev));
+      // Delocalised eigenvectors (off-diagonals near 1, weak disorder): little
+      // deflation, so the top merges have work for the GPU.
+      std::mt19937_64 gen(7 + n);
+      std::uniform_real_distribution<double> uniform(-0.1, 0.1);
+      std::vector<R> d(n), e(n - 1);
+      for (R& x : d) x = R(uniform(gen));
+      for (R& x : e) x = R(1 + uniform(gen));
+      TuneParameters tune;
+      DistMatrix<T> host(grid, n, nev, 32, 32), cuda(grid, n, nev, 32, 32);
+      dense::Wanted wanted = dense::Wanted::lowest(nev);
+      const auto w_host = dense::solve_tridiagonal<Device::host, T>(grid, d, e, wanted, &host, tune);
+      const auto w_cuda = dense::solve_tridiagonal<Device::cuda, T>(grid, d, e, wanted, &cuda, tune);
+      ASSERT_EQ(w_cuda.size(), w_host.size());
+      double dw = 0;
+      for (std::size_t i = 0; i < w_host.size(); ++i)
+        dw = std::max(dw, static_cast<double>(std::abs(w_cuda[i] - w_host[i])));
+      EXPECT_LE(dw, 10 * n * eps<T>());
+      // The two may split the rows differently (the GPU's deeper tree), so a vector may
+      // differ in sign: |z_cudaᴴ·z_host| = 1 for each column, up to the rotations within
+      // close eigenvalues (1 − cos θ ≈ θ²/2 with θ ≈ eps·‖T‖/gap: hence the square root).
+      std::vector<double> dots(nev, 0.0);
+      for (int lj = 0; lj < host.local_cols(); ++lj) {
+        T dot = 0;
+        for (int li = 0; li < host.local_rows(); ++li)
+          dot += conj_if_complex(cuda.local(li, lj)) * host.local(li, lj);
+        dots[host.global_col(lj)] = std::real(dot);
+      }
+      MPI_Allreduce(MPI_IN_PLACE, dots.data(), nev, MPI_DOUBLE, MPI_SUM, grid.comm());
+      double worst = 0;
+      for (double x : dots) worst = std::max(worst, std::abs(1 - std::abs(x)));
+      EXPECT_LE(worst, std::sqrt(n * eps<T>()));
+    }
 }
 
 // Stage 4: the same reflectors and Z through the host pipeline and the CUDA one. Small

@@ -123,18 +123,38 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
   }
 }
 
+namespace {
+
+// Overwrites the triangle opposite to `from` with the conjugate of its mirror.
+template <class T>
+void mirror_triangle(DistMatrix<T>& A, MirrorFrom from) {
+  const bool up = from == MirrorFrom::upper;
+  mirror_blocks(
+      A,
+      [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
+        const bool diagonal = A.global_row(li) == A.global_col(lj);
+        for (int j = 0; j < cols; ++j)
+          for (int i = 0; i < rows; ++i)
+            if (!diagonal || (up ? i > j : i < j))
+              A.local(li + i, lj + j) = conj_if_complex(U[j + long(i) * ldu]);
+      },
+      from);
+}
+
+}  // namespace
+
 template <class T>
 void make_lower_valid(DistMatrix<T>& A, Triangle triangle) {
-  if (triangle != Triangle::upper) return;
-  mirror_blocks(A, [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
-    const bool diagonal = A.global_row(li) == A.global_col(lj);
-    for (int j = 0; j < cols; ++j)
-      for (int i = diagonal ? j + 1 : 0; i < rows; ++i)
-        A.local(li + i, lj + j) = conj_if_complex(U[j + long(i) * ldu]);
-  });
+  if (triangle == Triangle::upper) mirror_triangle(A, MirrorFrom::upper);
+}
+
+template <class T>
+void fill_upper_from_lower(DistMatrix<T>& A) {
+  mirror_triangle(A, MirrorFrom::lower);
 }
 
 #define TSEIG_INSTANTIATE(T)                                                        \
+  template void fill_upper_from_lower(DistMatrix<T>&);                              \
   template void check_input(const DistMatrix<T>&, Triangle);                        \
   template void require_finite(const DistMatrix<T>&, Triangle, const std::string&); \
   template void make_lower_valid(DistMatrix<T>&, Triangle);

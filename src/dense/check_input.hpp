@@ -20,4 +20,9 @@ void check_input(const DistMatrix<T>& A, Triangle triangle);
 template <class T>
 void make_lower_valid(DistMatrix<T>& A, Triangle triangle);
 
+/// Collective; A in the working layout. Fills the strictly upper triangle from the lower
+/// one (A(i,j) = conj(A(j,i)), i < j), so that A is stored as a full Hermitian matrix.
+template <class T>
+void fill_upper_from_lower(DistMatrix<T>& A);
+
 }  // namespace tseig::dense

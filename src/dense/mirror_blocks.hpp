@@ -21,14 +21,19 @@ namespace tseig::dense {
 /// doubles, so that the send and receive buffers stay in cache and are reused.
 inline constexpr long mirror_round_entries = long(1) << 18;
 
-/// Collective; A in the working layout (is_working_layout). For every block (I, J),
-/// I ≥ J, of A held here: visit(li, lj, rows, cols, U, ldu), the block at local
-/// (li, lj) with rows × cols entries and U its mirror (J, I) (cols × rows, column-major,
+/// Which triangle's blocks travel to the owners of their mirrors.
+enum class MirrorFrom { upper, lower };
+
+/// Collective; A in the working layout (is_working_layout). from = upper: for every block
+/// (I, J), I ≥ J, of A held here, visit(li, lj, rows, cols, U, ldu) with the block at
+/// local (li, lj) (rows × cols entries) and U its mirror (J, I) (cols × rows, column-major,
 /// leading dimension ldu: U[j + i·ldu] is A(J·nb + j, I·nb + i)), received from its owner
-/// or, for a diagonal block, A's own storage. Blocks are visited by ascending I, in rounds
-/// that each move about `round_entries` entries per rank (at least one block row).
+/// or, for a diagonal block, A's own storage. from = lower: the same for every block
+/// (J, I), J ≤ I, held here, U being the lower block (I, J). Blocks are visited by
+/// ascending I, in rounds that each move about `round_entries` entries per rank (at least
+/// one block row).
 template <class T, class Visit>
-void mirror_blocks(const DistMatrix<T>& A, Visit&& visit,
+void mirror_blocks(const DistMatrix<T>& A, Visit&& visit, MirrorFrom from = MirrorFrom::upper,
                    long round_entries = mirror_round_entries) {
   const Grid& grid = A.grid();
   const int n = A.n(), nb = A.nb(), pr = grid.nprow(), pc = grid.npcol();
@@ -40,22 +45,30 @@ void mirror_blocks(const DistMatrix<T>& A, Visit&& visit,
   const auto extent = [&](int b) { return std::min(nb, n - b * nb); };
   const long fit = round_entries * size / (static_cast<long>(nb) * n);
   const int per_round = static_cast<int>(std::clamp<long>(fit, 1, blocks));
+  const bool up = from == MirrorFrom::upper;
+  // Of the pairs {(I, J), (J, I)}, J < I: f(J, li, lj, rows, cols, peer) for each of my
+  // blocks in the upper triangle (upper) or the lower one, in ascending J, with its local
+  // position, its extent and the owner of its mirror.
+  const auto my_blocks = [&](int I, bool upper, auto&& f) {
+    if (upper ? I % pc != mycol : I % pr != myrow) return;
+    for (int J = upper ? myrow : mycol; J < I; J += upper ? pr : pc)
+      if (upper)
+        f((J / pr) * nb, (I / pc) * nb, extent(J), extent(I), grid.rank_of(I % pr, J % pc));
+      else
+        f((I / pr) * nb, (J / pc) * nb, extent(I), extent(J), grid.rank_of(J % pr, I % pc));
+  };
 
   std::vector<int> scount(size), sdispl(size), rcount(size), rdispl(size), cursor(size);
   cached_vector<T> sbuf, rbuf;
   for (int first = 0; first < blocks; first += per_round) {
     const int last = std::min(blocks, first + per_round);
-    // Sent: my blocks (J, I), J < I, I in this round, to the owner of (I, J); received:
-    // the mirrors of my blocks (I, J), J < I. Both sides list a pair in (I, J) order.
+    // Sent: my blocks of the triangle `from`, each to the owner of its mirror, which
+    // visits the mirror with it. Both sides list a pair in (I, J) order.
     std::fill(scount.begin(), scount.end(), 0);
     std::fill(rcount.begin(), rcount.end(), 0);
     for (int I = first; I < last; ++I) {
-      if (I % pc == mycol)
-        for (int J = myrow; J < I; J += pr)
-          scount[grid.rank_of(I % pr, J % pc)] += extent(I) * extent(J);
-      if (I % pr == myrow)
-        for (int J = mycol; J < I; J += pc)
-          rcount[grid.rank_of(J % pr, I % pc)] += extent(I) * extent(J);
+      my_blocks(I, up, [&](int, int, int r, int c, int peer) { scount[peer] += r * c; });
+      my_blocks(I, !up, [&](int, int, int r, int c, int peer) { rcount[peer] += r * c; });
     }
     long stotal = 0, rtotal = 0;
     for (int p = 0; p < size; ++p) {
@@ -70,27 +83,23 @@ void mirror_blocks(const DistMatrix<T>& A, Visit&& visit,
     });
     cursor = sdispl;
     for (int I = first; I < last; ++I)
-      if (I % pc == mycol)
-        for (int J = myrow; J < I; J += pr) {
-          T* to = sbuf.data() + cursor[grid.rank_of(I % pr, J % pc)];
-          const int rows = extent(J), cols = extent(I);
-          for (int c = 0; c < cols; ++c)
-            std::copy_n(&A.local((J / pr) * nb, (I / pc) * nb + c), rows, to + c * rows);
-          cursor[grid.rank_of(I % pr, J % pc)] += rows * cols;
-        }
+      my_blocks(I, up, [&](int li, int lj, int rows, int cols, int peer) {
+        T* to = sbuf.data() + cursor[peer];
+        for (int c = 0; c < cols; ++c) std::copy_n(&A.local(li, lj + c), rows, to + c * rows);
+        cursor[peer] += rows * cols;
+      });
     MPI_Alltoallv(sbuf.data(), scount.data(), sdispl.data(), mpi_type<T>(), rbuf.data(),
                   rcount.data(), rdispl.data(), mpi_type<T>(), grid.comm());
     cursor = rdispl;
     for (int I = first; I < last; ++I) {
-      if (I % pr != myrow) continue;
-      const int li = (I / pr) * nb;
-      for (int J = mycol; J < I; J += pc) {
-        const int src = grid.rank_of(J % pr, I % pc);
-        visit(li, (J / pc) * nb, extent(I), extent(J), rbuf.data() + cursor[src], extent(J));
-        cursor[src] += extent(I) * extent(J);
+      my_blocks(I, !up, [&](int li, int lj, int rows, int cols, int peer) {
+        visit(li, lj, rows, cols, rbuf.data() + cursor[peer], cols);
+        cursor[peer] += rows * cols;
+      });
+      if (I % pr == myrow && I % pc == mycol) {
+        const int li = (I / pr) * nb, lj = (I / pc) * nb;
+        visit(li, lj, extent(I), extent(I), &A.local(li, lj), A.lld());
       }
-      if (I % pc == mycol)
-        visit(li, (I / pc) * nb, extent(I), extent(I), &A.local(li, (I / pc) * nb), A.lld());
     }
   }
 }

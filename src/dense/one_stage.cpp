@@ -16,8 +16,7 @@ std::vector<real_t<T>> solve_one_stage(DistMatrix<T>& A, Wanted& wanted, DistMat
   Tridiagonal<T> tri =
       timed(times, Stage::tridiagonalize, [&] { return tridiagonalize<Device::host>(A); });
   auto w = timed(times, Stage::tridiagonal_solve, [&] {
-    return solve_tridiagonal<Device::host, T>(A.grid(), std::move(tri.d), std::move(tri.e), wanted,
-                                              Z, tune);
+    return solve_tridiagonal<D, T>(A.grid(), std::move(tri.d), std::move(tri.e), wanted, Z, tune);
   });
   if (Z && wanted.count > 0)
     timed(times, Stage::backtransform,

@@ -86,6 +86,9 @@ std::vector<real_t<T>> solve_tridiagonal(const Grid& grid, std::vector<real_t<T>
 #define TSEIG_INSTANTIATE(T)                                                                \
   template std::vector<real_t<T>> solve_tridiagonal<Device::host, T>(                       \
       const Grid&, std::vector<real_t<T>>, std::vector<real_t<T>>, Wanted&, DistMatrix<T>*, \
+      const TuneParameters&);                                                               \
+  template std::vector<real_t<T>> solve_tridiagonal<Device::cuda, T>(                       \
+      const Grid&, std::vector<real_t<T>>, std::vector<real_t<T>>, Wanted&, DistMatrix<T>*, \
       const TuneParameters&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

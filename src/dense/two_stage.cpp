@@ -33,13 +33,12 @@ std::vector<real_t<T>> solve_two_stage(DistMatrix<T>& A, Wanted& wanted, int ban
 
   // The stages without a CUDA variant yet (the bulge chase stays on the host by design)
   // run on the host with D = cuda too.
-  std::vector<T> tau =
-      timed(times, Stage::reduce_to_band, [&] { return reduce_to_band<Device::host>(A, b); });
+  std::vector<T> tau = timed(times, Stage::reduce_to_band, [&] { return reduce_to_band<D>(A, b); });
   BandReflectors<T> q = timed(times, Stage::bulge_chase, [&] {
     return bulge_chase(gather_band(A, bw), n, bw, g.comm(), Z != nullptr);
   });
   auto w = timed(times, Stage::tridiagonal_solve, [&] {
-    return solve_tridiagonal<Device::host, T>(g, std::move(q.d), std::move(q.e), wanted, Z, tune);
+    return solve_tridiagonal<D, T>(g, std::move(q.d), std::move(q.e), wanted, Z, tune);
   });
   if (Z && wanted.count > 0) {
     const int nev = wanted.count;

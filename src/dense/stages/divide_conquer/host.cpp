@@ -12,6 +12,7 @@
 #include "core/mpi_types.hpp"
 #include "dense/stages/divide_conquer/deflation.hpp"
 #include "dense/stages/divide_conquer/secular.hpp"
+#include "dense/stages/divide_conquer/segment_gemm.hpp"
 
 namespace tseig::dense::dc {
 
@@ -297,6 +298,11 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   }
   if (any_short_of_memory(comm, g, short_here)) return give_up();
 
+  SegmentGemm<D, R> gemms(seg.size());
+  if (!factored)
+    for (std::size_t i = 0; i < seg.size(); ++i)
+      gemms.set(i, seg[i].len, static_cast<int>(idx[i].size()), seg[i].v, seg[i].ld,
+                j_hi - j_lo);
   std::size_t kept_next = 0;
   // Block b of the roots, [b·B, (b + 1)·B), was solved by rank b mod g.
   for (int j0 = j_lo; j0 < j_hi;) {
@@ -327,8 +333,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       for (int c = 0; c < bw; ++c)
         for (int r = 0; r < kh; ++r)
           Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
-      blas::gemm('N', 'N', len, bw, kh, R(1), seg[i].v, seg[i].ld, Sh.data(), kh, R(0), tmp.data(),
-                 len);
+      gemms.multiply(i, bw, Sh.data(), tmp.data());
       for (int c = 0; c < bw; ++c)
         std::copy_n(tmp.data() + static_cast<long>(c) * len, len,
                     target(i, root_pos[j0 + c] - first));
@@ -374,10 +379,13 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   return out;
 }
 
-template Piece<float> merge<Device::host, float>(MPI_Comm, std::vector<Piece<float>>, int, int, int,
-                                                 float, int, int, int, const TuneParameters&);
-template Piece<double> merge<Device::host, double>(MPI_Comm, std::vector<Piece<double>>, int, int,
-                                                   int, double, int, int, int,
-                                                   const TuneParameters&);
+#define TSEIG_INSTANTIATE(D, R)                                                         \
+  template Piece<R> merge<D, R>(MPI_Comm, std::vector<Piece<R>>, int, int, int, R, int, int, \
+                                int, const TuneParameters&);
+TSEIG_INSTANTIATE(Device::host, float)
+TSEIG_INSTANTIATE(Device::host, double)
+TSEIG_INSTANTIATE(Device::cuda, float)
+TSEIG_INSTANTIATE(Device::cuda, double)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense::dc

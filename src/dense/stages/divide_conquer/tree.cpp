@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <utility>
 
 #include "core/blas/host.hpp"
+#include "device/runtime.hpp"
 
 namespace tseig::dense::dc {
 
@@ -32,22 +34,30 @@ Piece<R> solve_leaf(const std::vector<R>& d, const std::vector<R>& e, int lo, in
   return p;
 }
 
-// All eigenvectors of [lo, hi) on this rank: one leaf, or two leaves and their merge,
+// With D = cuda, rows on one rank are split down to leaves of about this many (LAPACK
+// ?stedc on the host), so that the merges above them run their GEMMs on the GPU
+// (segment_gemm.hpp); below it the copies cost more than the GPU saves.
+constexpr int gpu_leaf = 1024;
+
+// All eigenvectors of [lo, hi) on this rank: one leaf, or two halves and their merge,
 // left factored when the parent forms only factor_for (> 0) columns and that is cheaper
-// (never when factor_for ≥ 2/3 of the rows: see merge's test).
+// (never when factor_for ≥ 2/3 of the rows: see merge's test). The halves are leaves,
+// or with D = cuda and at least 2·gpu_leaf rows, split further.
 template <Device D, class R>
 Piece<R> solve_rank(const std::vector<R>& d, const std::vector<R>& e, int lo, int hi,
                     int factor_for, const TuneParameters& tune) {
-  if (factor_for == 0 || 3 * factor_for >= 2 * (hi - lo) || hi - lo < 2 * tune.dc_min_leaf)
-    return solve_leaf(d, e, lo, hi);
+  const bool deeper = D == Device::cuda && hi - lo >= 2 * gpu_leaf;
+  const bool factor =
+      factor_for > 0 && 3 * factor_for < 2 * (hi - lo) && hi - lo >= 2 * tune.dc_min_leaf;
+  if (!deeper && !factor) return solve_leaf(d, e, lo, hi);
   const int mid = lo + (hi - lo) / 2;
   std::vector<R> torn = d;
   tear(torn, e, mid);
   std::vector<Piece<R>> halves;
-  halves.push_back(solve_leaf(torn, e, lo, mid));
-  halves.push_back(solve_leaf(torn, e, mid, hi));
-  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], 0, hi - lo, factor_for,
-                  tune);
+  for (auto [a, b] : {std::pair{lo, mid}, {mid, hi}})
+    halves.push_back(deeper ? solve_rank<D>(torn, e, a, b, 0, tune) : solve_leaf(torn, e, a, b));
+  return merge<D>(MPI_COMM_NULL, std::move(halves), lo, mid, hi, e[mid - 1], 0, hi - lo,
+                  factor ? factor_for : 0, tune);
 }
 
 // The rows [lo, hi) that are this rank's alone; [first, first + nout) the wanted columns.
@@ -128,6 +138,8 @@ template <Device D, class R>
 Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R> d,
                             const std::vector<R>& e, int first, int count,
                             const TuneParameters& tune) {
+  // The merges' GEMMs (segment_gemm.hpp) use the process's GPU, opened here collectively.
+  if constexpr (D == Device::cuda) device::context(comm);
   int me = 0;
   MPI_Comm_rank(comm, &me);
   MPI_Comm active;
@@ -139,13 +151,13 @@ Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R>
   return p;
 }
 
-template Piece<float> divide_and_conquer<Device::host, float>(MPI_Comm, const RowSplit&,
-                                                              std::vector<float>,
-                                                              const std::vector<float>&, int, int,
-                                                              const TuneParameters&);
-template Piece<double> divide_and_conquer<Device::host, double>(MPI_Comm, const RowSplit&,
-                                                                std::vector<double>,
-                                                                const std::vector<double>&, int,
-                                                                int, const TuneParameters&);
+#define TSEIG_INSTANTIATE(D, R)                                                               \
+  template Piece<R> divide_and_conquer<D, R>(MPI_Comm, const RowSplit&, std::vector<R>,          \
+                                             const std::vector<R>&, int, int, const TuneParameters&);
+TSEIG_INSTANTIATE(Device::host, float)
+TSEIG_INSTANTIATE(Device::host, double)
+TSEIG_INSTANTIATE(Device::cuda, float)
+TSEIG_INSTANTIATE(Device::cuda, double)
+#undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense::dc
