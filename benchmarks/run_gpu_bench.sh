@@ -13,7 +13,7 @@ set -u
 OUT=${OUT:-/tmp/out}
 bin=${TSEIG_BIN:-${TSEIG_DEVICE_PACK:-build-gpu}/bin}
 [ -d "$bin" ] || bin=build-gpu/bin
-N=${N:-8192} NZ=${NZ:-4096} NP=${NP:-$(nproc)} GPU_NP=${GPU_NP:-4} NEV_FRAC=${NEV_FRAC:-1,0.2}
+N=${N:-8192} NZ=${NZ:-4096} NP=${NP:-$(nproc --all)} GPU_NP=${GPU_NP:-4} NEV_FRAC=${NEV_FRAC:-1,0.2}
 LIMIT=${LIMIT:-400} BAND_TIMES=${BAND_TIMES:-0}
 mkdir -p "$OUT"
 status=0
@@ -26,7 +26,7 @@ run() {  # run NAME LIMIT CMD...: output to the terminal and $OUT/NAME.json
 # dense TYPE ORDER: the solvers at one size; BLAS threads fill the cores in each run.
 dense() {
   local t=$1 n=$2 cores
-  cores=$(nproc)
+  cores=$(nproc --all)  # plain nproc obeys OMP_NUM_THREADS (1 in the device pack)
   run "dense_${t}_gpu_np1" "$LIMIT" env OPENBLAS_NUM_THREADS="$cores" OMP_NUM_THREADS="$cores" \
     "$bin/dense_bench" --n "$n" --type "$t" --nev-frac "$NEV_FRAC" \
     --solvers two_stage_gpu,one_stage_gpu,cusolver --dgemm-n 0
