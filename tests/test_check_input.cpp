@@ -35,36 +35,36 @@ TYPED_TEST(CheckInputTest, MirrorBlocksPairsEveryBlockWithItsMirror) {
     for (int n : {1, 5, 37, 64})
       for (long round : {1L, 40L, dense::mirror_round_entries})
         for (auto from : {dense::MirrorFrom::upper, dense::MirrorFrom::lower}) {
-        const bool up = from == dense::MirrorFrom::upper;
-        constexpr int nb = 4;
-        DistMatrix<T> A(grid, n, n, nb);
-        A.fill([](int i, int j) { return tag<T>(i, j); });
-        long seen = 0, wrong = 0;
-        int last_block_row = -1;
-        dense::mirror_blocks(
-            A,
-            [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
-              const int gi = A.global_row(li), gj = A.global_col(lj);
-              wrong += (up ? gi < gj : gi > gj) || gi % nb != 0 || gj % nb != 0 ||
-                       std::max(gi, gj) / nb < last_block_row;
-              last_block_row = std::max(gi, gj) / nb;
-              for (int j = 0; j < cols; ++j)
-                for (int i = 0; i < rows; ++i) {
-                  wrong += A.local(li + i, lj + j) != tag<T>(gi + i, gj + j);
-                  wrong += U[j + long(i) * ldu] != tag<T>(gj + j, gi + i);
-                  ++seen;
-                }
-            },
-            from, round);
-        MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_LONG, MPI_SUM, grid.comm());
-        MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, grid.comm());
-        // One block triangle with its diagonal blocks, counted entry by entry.
-        long expected = 0;
-        for (int I = 0; I * nb < n; ++I)
-          expected += long(std::min(nb, n - I * nb)) * std::min(n, (I + 1) * nb);
-        EXPECT_EQ(seen, expected) << "n " << n << " round " << round << " up " << up;
-        EXPECT_EQ(wrong, 0) << "n " << n << " round " << round << " up " << up;
-      }
+          const bool up = from == dense::MirrorFrom::upper;
+          constexpr int nb = 4;
+          DistMatrix<T> A(grid, n, n, nb);
+          A.fill([](int i, int j) { return tag<T>(i, j); });
+          long seen = 0, wrong = 0;
+          int last_block_row = -1;
+          dense::mirror_blocks(
+              A,
+              [&](int li, int lj, int rows, int cols, const T* U, int ldu) {
+                const int gi = A.global_row(li), gj = A.global_col(lj);
+                wrong += (up ? gi < gj : gi > gj) || gi % nb != 0 || gj % nb != 0 ||
+                         std::max(gi, gj) / nb < last_block_row;
+                last_block_row = std::max(gi, gj) / nb;
+                for (int j = 0; j < cols; ++j)
+                  for (int i = 0; i < rows; ++i) {
+                    wrong += A.local(li + i, lj + j) != tag<T>(gi + i, gj + j);
+                    wrong += U[j + long(i) * ldu] != tag<T>(gj + j, gi + i);
+                    ++seen;
+                  }
+              },
+              from, round);
+          MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_LONG, MPI_SUM, grid.comm());
+          MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, grid.comm());
+          // One block triangle with its diagonal blocks, counted entry by entry.
+          long expected = 0;
+          for (int I = 0; I * nb < n; ++I)
+            expected += long(std::min(nb, n - I * nb)) * std::min(n, (I + 1) * nb);
+          EXPECT_EQ(seen, expected) << "n " << n << " round " << round << " up " << up;
+          EXPECT_EQ(wrong, 0) << "n " << n << " round " << round << " up " << up;
+        }
 }
 
 TYPED_TEST(CheckInputTest, OneWrongEntryAnywhereIsFound) {

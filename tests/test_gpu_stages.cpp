@@ -95,7 +95,8 @@ TYPED_TEST(GpuStages, ReduceToBandMatchesHost) {
       for (int lj = 0; lj < host.local_cols(); ++lj)
         for (int li = 0; li < host.local_rows(); ++li)
           if (host.global_row(li) >= host.global_col(lj)) {
-            diff = std::max(diff, static_cast<double>(std::abs(cuda.local(li, lj) - host.local(li, lj))));
+            diff = std::max(diff,
+                            static_cast<double>(std::abs(cuda.local(li, lj) - host.local(li, lj))));
             scale = std::max(scale, static_cast<double>(std::abs(host.local(li, lj))));
           }
       double r = diff / scale;
@@ -126,8 +127,10 @@ TYPED_TEST(GpuStages, TridiagonalSolveMatchesHost) {
       TuneParameters tune;
       DistMatrix<T> host(grid, n, nev, 32, 32), cuda(grid, n, nev, 32, 32);
       dense::Wanted wanted = dense::Wanted::lowest(nev);
-      const auto w_host = dense::solve_tridiagonal<Device::host, T>(grid, d, e, wanted, &host, tune);
-      const auto w_cuda = dense::solve_tridiagonal<Device::cuda, T>(grid, d, e, wanted, &cuda, tune);
+      const auto w_host =
+          dense::solve_tridiagonal<Device::host, T>(grid, d, e, wanted, &host, tune);
+      const auto w_cuda =
+          dense::solve_tridiagonal<Device::cuda, T>(grid, d, e, wanted, &cuda, tune);
       ASSERT_EQ(w_cuda.size(), w_host.size());
       double dw = 0;
       for (std::size_t i = 0; i < w_host.size(); ++i)

@@ -301,8 +301,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   SegmentGemm<D, R> gemms(seg.size());
   if (!factored)
     for (std::size_t i = 0; i < seg.size(); ++i)
-      gemms.set(i, seg[i].len, static_cast<int>(idx[i].size()), seg[i].v, seg[i].ld,
-                j_hi - j_lo);
+      gemms.set(i, seg[i].len, static_cast<int>(idx[i].size()), seg[i].v, seg[i].ld, j_hi - j_lo);
   std::size_t kept_next = 0;
   // Block b of the roots, [b·B, (b + 1)·B), was solved by rank b mod g.
   for (int j0 = j_lo; j0 < j_hi;) {
@@ -379,9 +378,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   return out;
 }
 
-#define TSEIG_INSTANTIATE(D, R)                                                         \
-  template Piece<R> merge<D, R>(MPI_Comm, std::vector<Piece<R>>, int, int, int, R, int, int, \
-                                int, const TuneParameters&);
+#define TSEIG_INSTANTIATE(D, R)                                                                   \
+  template Piece<R> merge<D, R>(MPI_Comm, std::vector<Piece<R>>, int, int, int, R, int, int, int, \
+                                const TuneParameters&);
 TSEIG_INSTANTIATE(Device::host, float)
 TSEIG_INSTANTIATE(Device::host, double)
 TSEIG_INSTANTIATE(Device::cuda, float)

@@ -151,9 +151,10 @@ Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R>
   return p;
 }
 
-#define TSEIG_INSTANTIATE(D, R)                                                               \
-  template Piece<R> divide_and_conquer<D, R>(MPI_Comm, const RowSplit&, std::vector<R>,          \
-                                             const std::vector<R>&, int, int, const TuneParameters&);
+#define TSEIG_INSTANTIATE(D, R)                                                         \
+  template Piece<R> divide_and_conquer<D, R>(MPI_Comm, const RowSplit&, std::vector<R>, \
+                                             const std::vector<R>&, int, int,           \
+                                             const TuneParameters&);
 TSEIG_INSTANTIATE(Device::host, float)
 TSEIG_INSTANTIATE(Device::host, double)
 TSEIG_INSTANTIATE(Device::cuda, float)

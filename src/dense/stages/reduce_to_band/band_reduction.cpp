@@ -95,8 +95,7 @@ void BandReduction<T>::factor(const BandPanel& p) {
   broadcast_along_row(g, Pr_.data(), ldr * b + kk * kk, owner);
   for (int i = 0; i < kk; ++i) tau_.push_back(Tp[i + static_cast<std::size_t>(i) * kk]);
   for (int lj = lj0; mr > 0 && lj < lj1; ++lj)
-    std::copy_n(Pr_.data() + static_cast<std::size_t>(col_[lj] - k) * ldr, mr,
-                &A_.local(p.r0, lj));
+    std::copy_n(Pr_.data() + static_cast<std::size_t>(col_[lj] - k) * ldr, mr, &A_.local(p.r0, lj));
 
   // Lr = [V_r  W_r] on my rows, Rc = [W_c  V_c] on my columns. V_r: the factored rows
   // with unit diagonal and zeros above; V_c: from the rows, each process row adding
@@ -107,8 +106,10 @@ void BandReduction<T>::factor(const BandPanel& p) {
   for (int c = 0; c < kk; ++c)
     for (int l = 0; l < mr; ++l) {
       const int i = row_[p.r0 + l] - p.t0;
-      Vr[l + static_cast<std::size_t>(c) * ldr] =
-          i < c ? T(0) : i == c ? T(1) : Pr_[l + static_cast<std::size_t>(c) * ldr];
+      Vr[l + static_cast<std::size_t>(c) * ldr] = i < c ? T(0)
+                                                  : i == c
+                                                      ? T(1)
+                                                      : Pr_[l + static_cast<std::size_t>(c) * ldr];
     }
   T* Vc = Rc_.data() + static_cast<std::size_t>(ldc) * kk;
   add_shared(p, Vr, Vc, true);

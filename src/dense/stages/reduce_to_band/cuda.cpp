@@ -30,7 +30,8 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
   // A Hermitian matrix's diagonal is real; the host variant reads only its real part too.
   for (int lj = 0; lj < lc; ++lj) {
     const int j = A.global_col(lj);
-    if (A.row_owner(j) == g.myrow()) A.local(A.local_row(j), lj) = std::real(A.local(A.local_row(j), lj));
+    if (A.row_owner(j) == g.myrow())
+      A.local(A.local_row(j), lj) = std::real(A.local(A.local_row(j), lj));
   }
   BandReduction<T> r(A, b);
   device::Array<T> dA, dL, dR;
@@ -63,12 +64,14 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     r.factor(p);
     T* trailing = dA.data() + p.r0 + static_cast<std::size_t>(p.c0) * ldd;
     const bool mine = p.mr > 0 && p.mc > 0;
-    const auto bytes = [](int ld, int cols) { return static_cast<std::size_t>(ld) * cols * sizeof(T); };
+    const auto bytes = [](int ld, int cols) {
+      return static_cast<std::size_t>(ld) * cols * sizeof(T);
+    };
     if (mine)
       failure.run([&] {
         device::to_device(ctx, dR.data(), r.Vc(), bytes(p.ldc, kk));
-        cuda::blas::gemm(ctx, 'N', 'N', p.mr, kk, p.mc, T(1), trailing, ldd, dR.data(), p.ldc,
-                         T(0), dL.data(), p.ldr);
+        cuda::blas::gemm(ctx, 'N', 'N', p.mr, kk, p.mc, T(1), trailing, ldd, dR.data(), p.ldc, T(0),
+                         dL.data(), p.ldr);
         device::to_host(ctx, r.Yr(), dL.data(), bytes(p.ldr, kk));
       });
     r.complete_y(p, false);

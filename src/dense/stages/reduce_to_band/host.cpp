@@ -17,8 +17,7 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
   const int n = A.n(), nb = A.nb();
   BandReduction<T> r(A, b);
   std::vector<T> diag;
-  allocate_collectively(A.grid().comm(),
-                        [&] { diag.resize(static_cast<std::size_t>(nb) * nb); });
+  allocate_collectively(A.grid().comm(), [&] { diag.resize(static_cast<std::size_t>(nb) * nb); });
   for (int k = 0; k + b < n; k += b) {
     const BandPanel p(A, b, k);
     const int kk = p.kk;
