@@ -8,3 +8,11 @@
   X(double)                      \
   X(std::complex<float>)         \
   X(std::complex<double>)
+
+// The same for the stages that run on real types only (the tridiagonal divide & conquer),
+// once per Device: X(D, R).
+#define TSEIG_FOR_EACH_DEVICE_AND_REAL(X) \
+  X(Device::host, float)                  \
+  X(Device::host, double)                 \
+  X(Device::cuda, float)                  \
+  X(Device::cuda, double)

@@ -9,6 +9,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/collectives.hpp"
+#include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
 #include "dense/stages/divide_conquer/deflation.hpp"
 #include "dense/stages/divide_conquer/secular.hpp"
@@ -200,6 +201,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
   cached_vector<R> S, Sh, tmp;
   std::vector<R> delta;
+  SegmentGemm<D, R> gemms;
   auto target = [&](std::size_t i, int pos) {
     return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
                     : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
@@ -293,12 +295,12 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     delta.resize(k);
     Sh.resize(kh_max * bw_max);
     tmp.resize(len_max * bw_max);
+    gemms = SegmentGemm<D, R>(seg.size());
   } catch (const std::bad_alloc&) {
     short_here = true;
   }
   if (any_short_of_memory(comm, g, short_here)) return give_up();
 
-  SegmentGemm<D, R> gemms(seg.size());
   if (!factored)
     for (std::size_t i = 0; i < seg.size(); ++i)
       gemms.set(i, seg[i].len, static_cast<int>(idx[i].size()), seg[i].v, seg[i].ld, j_hi - j_lo);
@@ -381,10 +383,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
 #define TSEIG_INSTANTIATE(D, R)                                                                   \
   template Piece<R> merge<D, R>(MPI_Comm, std::vector<Piece<R>>, int, int, int, R, int, int, int, \
                                 const TuneParameters&);
-TSEIG_INSTANTIATE(Device::host, float)
-TSEIG_INSTANTIATE(Device::host, double)
-TSEIG_INSTANTIATE(Device::cuda, float)
-TSEIG_INSTANTIATE(Device::cuda, double)
+TSEIG_FOR_EACH_DEVICE_AND_REAL(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense::dc

@@ -22,6 +22,7 @@ class SegmentGemm {
   /// Flops of one segment's products (2·len·kh·columns) below which the host does them.
   static constexpr double device_min_flops = 1e9;
 
+  SegmentGemm() = default;
   explicit SegmentGemm(std::size_t segments) : seg_(segments) {}
 
   /// Segment i's V: len × kh at v (leading dimension ld), multiplied by `columns`

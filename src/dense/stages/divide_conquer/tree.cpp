@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/blas/host.hpp"
+#include "core/instantiate.hpp"
 #include "device/runtime.hpp"
 
 namespace tseig::dense::dc {
@@ -155,10 +156,7 @@ Piece<R> divide_and_conquer(MPI_Comm comm, const RowSplit& split, std::vector<R>
   template Piece<R> divide_and_conquer<D, R>(MPI_Comm, const RowSplit&, std::vector<R>, \
                                              const std::vector<R>&, int, int,           \
                                              const TuneParameters&);
-TSEIG_INSTANTIATE(Device::host, float)
-TSEIG_INSTANTIATE(Device::host, double)
-TSEIG_INSTANTIATE(Device::cuda, float)
-TSEIG_INSTANTIATE(Device::cuda, double)
+TSEIG_FOR_EACH_DEVICE_AND_REAL(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
 }  // namespace tseig::dense::dc
