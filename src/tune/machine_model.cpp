@@ -183,13 +183,13 @@ MachineRates calibrate(MPI_Comm comm) {
     const double share = slowest(comm, last_level_cache_share(comm));
     const double smallest = std::clamp(share / 2, 1.0 * (1 << 15), 1.0 * (1 << 21));
     auto tile_gbs = [&](double bytes) { return symv_gbs(static_cast<int>(std::sqrt(bytes / 8))); };
-    r.cache_bytes = smallest;
-    r.symv_cache_gbs = tile_gbs(smallest);
+    r.symv_cache_gbs = r.symv_reach_gbs = tile_gbs(smallest);
+    r.cache_bytes = share > 0 ? smallest : 0;
     for (double bytes = 2 * smallest; bytes <= std::min(share, 16.0 * (1 << 20)); bytes *= 2) {
       const double gbs = tile_gbs(bytes);
       if (gbs < 1.2 * r.symv_gbs) break;
       r.cache_bytes = bytes;
-      r.symv_cache_gbs = std::min(r.symv_cache_gbs, gbs);
+      r.symv_reach_gbs = std::min(r.symv_reach_gbs, gbs);
     }
   }
   {
@@ -303,7 +303,9 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       const double cached = s * s * s / 6 / p, visits = n3 / 6 / p;
       const double cache_gbs = rates.symv_cache_gbs > 0 ? rates.symv_cache_gbs : rates.symv_gbs;
       const double products =
-          ((visits - cached) / rates.symv_gbs + cached / cache_gbs) * elem * 1e-9;
+          ((visits - cached) / rates.symv_gbs +
+           cached / (rates.symv_reach_gbs > 0 ? rates.symv_reach_gbs : cache_gbs)) *
+          elem * 1e-9;
       const double h = rates.update_half_rank;
       const double update_rate = 2 * nb / (2 * nb + h) * (64 + h) / 64;
       const double column_updates =

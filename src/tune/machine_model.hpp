@@ -35,11 +35,13 @@ struct MachineRates {
   double band_backtransform_gflops = 0;
   /// The one-stage tridiagonalization's memory-bound kernel (both products of a tile of
   /// the lower triangle in one pass) in GB/s of the tile read per rank, all ranks
-  /// running: on a tile beyond every cache, and on the largest tile that still runs at
-  /// a cache's rate (cache_bytes, measured within the share of the last-level cache that
-  /// sysfs reports; 0: unknown, everything at symv_gbs).
+  /// running: on a tile beyond every cache, on one of at most 2 MiB (the panel's column
+  /// updates), and the slowest rate of the tiles up to cache_bytes, the largest that
+  /// still ran 1.2× faster than memory (measured within the share of the last-level
+  /// cache that sysfs reports; 0: unknown, everything at symv_gbs).
   double symv_gbs = 0;
   double symv_cache_gbs = 0;
+  double symv_reach_gbs = 0;
   double cache_bytes = 0;
 };
 
