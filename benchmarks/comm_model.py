@@ -243,14 +243,15 @@ def sweep_shares(per_sweep, pc):  # copy of backtransform_band/host.cpp
 def backtransform_band(g, k=256):
     """stages/bulge_chase/reflectors_for_rows.cpp, then stages/backtransform_band/host.cpp.
     Process row r works on rows [lo, hi) (row_cuts: n*sqrt(r/pr)), its pc ranks each on
-    nev/pc columns. Its reflectors (first row in [lo, hi + k - 1)) are split over its pc
-    ranks by sweeps (sweep_shares, balanced by entries). reflectors_for_rows: Allgather
-    (6 ints), allocate, Allreduce (1 long), then rounds of sweeps (16 MiB per rank and
-    round) of allocate + Alltoallv: each reflector (b + 1 entries with tau) goes to the
-    rank of each process row that keeps its sweep. exchange_panels twice (allocate +
-    Alltoallv per chunk of columns of 2^20 entries per rank: all N x nev entries, own part
-    included), one `collectively`. Per block of k sweeps each rank of a process row with
-    rows takes part in one Bcast (v and tau as one derived type) along the row per rank
+    their block-cyclic columns of the first nev. Its reflectors (first row in [lo, hi + k -
+    1)) are split over its pc ranks by sweeps (sweep_shares, balanced by entries).
+    reflectors_for_rows: Allgather (6 ints), allocate, Allreduce (1 long), then rounds of
+    sweeps (16 MiB per rank and round) of allocate + Alltoallv: each reflector (b + 1
+    entries with tau) goes to the rank of each process row that keeps its sweep.
+    exchange_panels twice: every rank keeps its block-cyclic columns, so on one process row
+    a local copy, else one allocate and an Alltoallv within each process column per chunk
+    of its columns (2^20 entries per rank: all N x nev entries, own part included). One
+    `collectively`. Per block of k sweeps each rank of a process row with rows takes part in one Bcast (v and tau as one derived type) along the row per rank
     holding a part of the block (none for pc = 1): every rank of row r receives all of the
     row's reflectors once.
     The pipeline down each process column: per block a process row sends its halo (b + k -
@@ -288,13 +289,17 @@ def backtransform_band(g, k=256):
         for r in range(g.pr):
             c.v[2] += g.pc * parts[r]
             c.v[3] += g.pc * need[r] * (b + 1) * g.s
-    chunks = math.ceil(g.nev / min(max((1 << 20) * g.P // n, 64), g.nev))
     for _ in range(2):
-        c.small(g.P, chunks)
-        c.v[2] += g.P * chunks
-        c.v[3] += n * g.nev * g.s
+        if g.pr == 1:
+            continue
+        c.small(g.P, 1)
+        for q in range(g.pc):
+            cols = numroc(g.nev, g.nb, q, g.pc)
+            if cols > 0:
+                c.v[2] += g.pr * math.ceil(cols / min(max((1 << 20) * g.pr // n, 64), cols))
+                c.v[3] += n * cols * g.s
     for q in range(g.pc):
-        cols = g.nev * (q + 1) // g.pc - g.nev * q // g.pc
+        cols = numroc(g.nev, g.nb, q, g.pc)
         if cols == 0:
             continue
         stripes_bytes = math.ceil(cols / (128 // g.s)) * 128      # one row of every stripe

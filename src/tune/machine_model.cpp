@@ -72,8 +72,9 @@ constexpr double panel_column_reads = 2;
 constexpr double redistribute_memory_passes = 5;
 constexpr double redistribute_network_passes = 6;
 constexpr double e_reduce_to_band = 0.75;
-// Stage 4 at the rate of its kernel in the calibration (order 1024, 64 columns): at
-// N = 2000…3000 the stage ran at 0.84–1.2 of it.
+// Stage 4 at the rate of its kernel in the calibration (order 1024, 256 columns). Fitted
+// with 64 columns, where the stage ran at 0.84–1.2 of it (N = 2000…3000, AMD VMs) and
+// 1.4 on the Intel VM; with 256 columns there 1.0–1.1 (N = 4000, 1 and 2 ranks).
 constexpr double e_backtransform_band = 1.0;
 constexpr double e_scalapack_trd = 0.34;  // pdsytrd
 constexpr double e_scalapack_bt = 0.60;   // pdormtr
@@ -199,9 +200,12 @@ MachineRates calibrate(MPI_Comm comm) {
     const double s =
         seconds_of([&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
     r.bulge_chase_gflops = slowest(comm, 6.0 * chase_n * chase_n * 64 / s * 1e-9);
-    // Its reflectors applied to 64 columns (the triad's third array): stage 4's kernel.
+    // Its reflectors applied to 256 columns (the triad's third array): stage 4's kernel.
+    // With 64 columns (four stripes) the grouping of the reflectors, done once per block
+    // for all stripes, weighed in: 41 GFlop/s on a 2-core Intel VM where the stage ran at
+    // 65-71 and 256 columns at 60 (order 1024 or 4000 alike).
     const dense::BandReflectors<double> q = dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF);
-    const int cols = 64;
+    const int cols = 256;
     const double t = seconds_of([&] {
       dense::backtransform_band(q, z.data(), chase_n, cols, TuneParameters{}.band_sweeps_per_pass);
     });

@@ -26,9 +26,9 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   const int n = Z.m(), sweeps = n - 1;
   if (n <= 1 || nev <= 0) return;
   cuda::Context& ctx = device::context(g.comm());
-  const PipelineRows p(g, n, nev, chased.b,
+  const PipelineRows p(g, n, Z.local_cols_before(nev), chased.b,
                        g.nprow() == 1 ? sweeps : std::max(2, tune.band_sweeps_per_pass));
-  const auto& [k, halo, layout, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
+  const auto& [k, halo, row_cut, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
   const BandReflectors<T> q =
       reflectors_for_rows(chased, g.comm(), lo, mine ? std::min(n, hi + k - 1) : lo);
   chased = {};
@@ -47,7 +47,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
     tau = device::Array<T>(q.tau.size());
     first = device::Array<std::size_t>(q.first_.size());
   });
-  exchange_panels(Z, layout, panel.data(), PanelStorage{ld, 1}, true);
+  exchange_panels(Z, row_cut, cols, panel.data(), PanelStorage{ld, 1}, true);
   device::DeferredFailure failure;
   if (work) {
     failure.run([&] {
@@ -91,7 +91,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
     failure.run([&] { device::to_host(ctx, panel.data(), X.data(), panel.size() * sizeof(T)); });
   }
   failure.raise(g.comm(), "band back-transform on the GPU");
-  exchange_panels(Z, layout, panel.data(), PanelStorage{ld, 1}, false);
+  exchange_panels(Z, row_cut, cols, panel.data(), PanelStorage{ld, 1}, false);
 }
 
 #define TSEIG_INSTANTIATE(T)                                                                \

@@ -211,8 +211,9 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
   const Grid& g = Z.grid();
   const int n = Z.m(), sweeps = n - 1;
   if (n <= 1 || nev <= 0) return;
-  const PipelineRows p(g, n, nev, chased.b, std::max(2, tune.band_sweeps_per_pass));
-  const auto& [k, halo, layout, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
+  const PipelineRows p(g, n, Z.local_cols_before(nev), chased.b,
+                       std::max(2, tune.band_sweeps_per_pass));
+  const auto& [k, halo, row_cut, me, lo, hi, ext, cols, top, below, mine, up, down] = p;
   const int rows_hi = mine ? std::min(n, hi + k - 1) : lo;  // the rows my steps start in
   const std::vector<int> share = sweep_shares(chased, lo, rows_hi, g.npcol());
   const int mycol = g.mycol();
@@ -236,7 +237,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
       block.v.reserve(most * q.b);
     }
   });
-  exchange_panels(Z, layout, S->data(), S->storage(), true);
+  exchange_panels(Z, row_cut, cols, S->data(), S->storage(), true);
   // The steps run on this rank alone between the transfers; a failed allocation there
   // must still reach the other ranks.
   collectively(g.comm(), [&] {
@@ -293,7 +294,7 @@ void backtransform_band(BandReflectors<T> chased, DistMatrix<T>& Z, int nev,
       if (up && s0 > 0) send(lo, top, me - 1);
     }
   });
-  exchange_panels(Z, layout, S->data(), S->storage(), false);
+  exchange_panels(Z, row_cut, cols, S->data(), S->storage(), false);
 }
 
 #define TSEIG_INSTANTIATE(T)                                                                \
