@@ -267,7 +267,8 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
     out.total += seconds;
   };
   if (input_nb > 0 && input_nb != nb) {
-    const double bytes = n * n * elem / p;
+    // A into the blocking, and the eigenvectors back into the caller's.
+    const double bytes = n * (n + (sig.vectors ? nev : 0.0)) * elem / p;
     stage("redistribute", bytes *
                               (redistribute_memory_passes / rates.stream_gbs +
                                (p > 1 ? redistribute_network_passes / rates.network_gbs : 0.0)) *
