@@ -12,29 +12,42 @@
 namespace tseig::dense {
 namespace {
 
-// Yc += Ãᴴ·Vr over my tiles below the diagonal, for groups of tile_group tiles at once:
-// one GEMM over the rows below the group's last diagonal tile, and for each other tile
-// of the group the few rows between its diagonal and that one. A product per tile has a
-// 64 × b result over thousands of rows, a shape where the BLAS re-packs Vr for little
-// work: grouping four took this product from 0.21 to 0.17-0.18 s (d, N = 4000, np = 2).
-template <class T>
-void add_columns_product(const DistMatrix<T>& A, const BandPanel& p, const T* Vr, T* Yc) {
+// Calls add(lj, w, row0, row1) for my tiles below (or, with_diagonal, on and below) the
+// diagonal in groups of tile_group tiles: once for a group's w columns over the rows
+// below (from) its last diagonal tile, and for each other tile of the group over the few
+// rows between its diagonal and that one. One product per tile has a 64 × b result (Yc)
+// or a b-deep sum (Yr) over thousands of rows, shapes where the BLAS re-packs its small
+// operand for little work: grouping four took Yc += Ãᴴ·Vr from 0.21 to 0.17-0.18 s
+// (d, N = 4000, np = 2).
+template <class T, class Add>
+void for_tile_groups(const DistMatrix<T>& A, const BandPanel& p, bool with_diagonal, Add&& add) {
   constexpr int tile_group = 4;
-  const int nb = A.nb(), lc = A.local_cols(), kk = p.kk;
-  auto rows_from = [&](int lj) {  // my first local row below tile lj's diagonal block
-    return A.local_rows_before(A.global_col(lj) + std::min(nb, lc - lj));
-  };
-  auto add = [&](int lj, int w, int row0, int row1) {
-    if (row1 > row0)
-      blas::gemm('C', 'N', w, kk, row1 - row0, T(1), &A.local(row0, lj), A.lld(),
-                 Vr + (row0 - p.r0), p.ldr, T(1), Yc + (lj - p.c0), p.ldc);
+  const int nb = A.nb(), lc = A.local_cols();
+  auto rows_from = [&](int lj) {  // my first local row below (or in) tile lj's diagonal block
+    return A.local_rows_before(A.global_col(lj) + (with_diagonal ? 0 : std::min(nb, lc - lj)));
   };
   for (int lj0 = p.c0; lj0 < lc; lj0 += tile_group * nb) {
     const int lj1 = std::min(lc, lj0 + tile_group * nb);
     const int common = rows_from(lj0 + (lj1 - lj0 - 1) / nb * nb);
-    add(lj0, lj1 - lj0, common, A.local_rows());
-    for (int lj = lj0; lj + nb < lj1; lj += nb) add(lj, nb, rows_from(lj), common);
+    if (A.local_rows() > common) add(lj0, lj1 - lj0, common, A.local_rows());
+    for (int lj = lj0; lj + nb < lj1; lj += nb)
+      if (common > rows_from(lj)) add(lj, nb, rows_from(lj), common);
   }
+}
+
+// Yr += Ã·Vc and Yc += Ãᴴ·Vr over my tiles below the diagonal.
+template <class T>
+void add_off_diagonal_products(const DistMatrix<T>& A, const BandPanel& p, const T* Vc, const T* Vr,
+                               T* Yr, T* Yc) {
+  const int kk = p.kk;
+  for_tile_groups(A, p, false, [&](int lj, int w, int row0, int row1) {
+    blas::gemm('N', 'N', row1 - row0, kk, w, T(1), &A.local(row0, lj), A.lld(), Vc + (lj - p.c0),
+               p.ldc, T(1), Yr + (row0 - p.r0), p.ldr);
+  });
+  for_tile_groups(A, p, false, [&](int lj, int w, int row0, int row1) {
+    blas::gemm('C', 'N', w, kk, row1 - row0, T(1), &A.local(row0, lj), A.lld(), Vr + (row0 - p.r0),
+               p.ldr, T(1), Yc + (lj - p.c0), p.ldc);
+  });
 }
 
 }  // namespace
@@ -50,19 +63,14 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
     const BandPanel p(A, b, k);
     const int kk = p.kk;
     r.factor(p);
-    // Y = Ã·V from my lower tiles: Yr (by local rows) and Yc (by local columns).
+    // Y = Ã·V from my lower tiles: Yr (by local rows) and Yc (by local columns); the
+    // diagonal tiles, used as full Hermitian blocks, into Yr only.
     T* Yr = r.Yr();
     T* Yc = r.Yc();
     for (int lj = p.c0; lj < A.local_cols(); lj += nb) {
       const int gj = A.global_col(lj), w = std::min(nb, A.local_cols() - lj);
       const int rd = A.local_rows_before(gj), rl = A.local_rows_before(gj + w);
-      const int ml = A.local_rows() - rl;
-      const int cj = lj - p.c0;
-      if (ml > 0) {
-        blas::gemm('N', 'N', ml, kk, w, T(1), &A.local(rl, lj), A.lld(), r.Vc() + cj, p.ldc, T(1),
-                   Yr + (rl - p.r0), p.ldr);
-      }
-      if (rl > rd) {  // the diagonal tile is mine: use it as a full Hermitian block
+      if (rl > rd) {  // the diagonal tile is mine
         for (int c = 0; c < w; ++c)
           for (int i = 0; i < w; ++i)
             diag[i + static_cast<std::size_t>(c) * w] =
@@ -70,21 +78,18 @@ std::vector<T> reduce_to_band(DistMatrix<T>& A, int b) {
         for (int c = 0; c < w; ++c)
           diag[c + static_cast<std::size_t>(c) * w] =
               std::real(diag[c + static_cast<std::size_t>(c) * w]);
-        blas::gemm('N', 'N', w, kk, w, T(1), diag.data(), w, r.Vc() + cj, p.ldc, T(1),
+        blas::gemm('N', 'N', w, kk, w, T(1), diag.data(), w, r.Vc() + (lj - p.c0), p.ldc, T(1),
                    Yr + (rd - p.r0), p.ldr);
       }
     }
-    add_columns_product(A, p, r.Vr(), Yc);
+    add_off_diagonal_products(A, p, r.Vc(), r.Vr(), Yr, Yc);
     r.complete_y(p, true);
     r.form_w(p);
     // Ã −= [V W]·[W V]ᴴ on my tiles on and below the diagonal.
-    for (int lj = p.c0; lj < A.local_cols(); lj += nb) {
-      const int gj = A.global_col(lj), w = std::min(nb, A.local_cols() - lj);
-      const int rd = A.local_rows_before(gj), ml = A.local_rows() - rd;
-      if (ml > 0)
-        blas::gemm('N', 'C', ml, w, 2 * kk, T(-1), r.L() + (rd - p.r0), p.ldr, r.R() + (lj - p.c0),
-                   p.ldc, T(1), &A.local(rd, lj), A.lld());
-    }
+    for_tile_groups(A, p, true, [&](int lj, int w, int row0, int row1) {
+      blas::gemm('N', 'C', row1 - row0, w, 2 * kk, T(-1), r.L() + (row0 - p.r0), p.ldr,
+                 r.R() + (lj - p.c0), p.ldc, T(1), &A.local(row0, lj), A.lld());
+    });
   }
   return r.take_tau();
 }
