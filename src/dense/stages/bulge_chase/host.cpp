@@ -14,6 +14,7 @@
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "dense/stages/bulge_chase/conj_dot.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
@@ -35,37 +36,13 @@ class BandWork {
   T* columns(int j0) { return &a_[std::size_t(j0 - lo_) * ld_]; }
   int count(int j0, int j1) const { return (j1 - j0) * ld_; }
 
-  // Rows r..r+len of columns c0..c1−1 ← Hᴴ·(those rows), H = I − tau·v·vᴴ. Four columns
-  // per pass: four independent dot products hide the FMA latency a single one waits on.
+  // Rows r..r+len of columns c0..c1−1 ← Hᴴ·(those rows), H = I − tau·v·vᴴ: per column a
+  // SIMD dot product, then the update (which the compiler vectorizes).
   void apply_left(const T* v, T tau, int r, int len, int c0, int c1) {
     const T ct = conj_if_complex(tau);
-    int c = c0;
-    for (; c + 4 <= c1; c += 4) {
-      T* x0 = &at(r, c);
-      T* x1 = &at(r, c + 1);
-      T* x2 = &at(r, c + 2);
-      T* x3 = &at(r, c + 3);
-      T d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-      for (int i = 0; i < len; ++i) {
-        const T cv = conj_if_complex(v[i]);
-        d0 += cv * x0[i];
-        d1 += cv * x1[i];
-        d2 += cv * x2[i];
-        d3 += cv * x3[i];
-      }
-      d0 *= ct, d1 *= ct, d2 *= ct, d3 *= ct;
-      for (int i = 0; i < len; ++i) {
-        x0[i] -= d0 * v[i];
-        x1[i] -= d1 * v[i];
-        x2[i] -= d2 * v[i];
-        x3[i] -= d3 * v[i];
-      }
-    }
-    for (; c < c1; ++c) {
+    for (int c = c0; c < c1; ++c) {
       T* x = &at(r, c);
-      T dot = 0;
-      for (int i = 0; i < len; ++i) dot += conj_if_complex(v[i]) * x[i];
-      dot *= ct;
+      const T dot = ct * conj_dot(v, x, len);
       for (int i = 0; i < len; ++i) x[i] -= dot * v[i];
     }
   }
@@ -73,20 +50,16 @@ class BandWork {
   // Diagonal block rows/cols r..r+len−1 ← Hᴴ·A·H (lower triangle, real diagonal).
   void apply_two_sided(const T* v, T tau, int r, int len, std::vector<T>& y) {
     y.assign(static_cast<std::size_t>(len), T(0));
+    // y = A·v from the lower triangle: column c adds a·v(c) below the diagonal (an update)
+    // and takes aᴴ·v from below (a dot product): apart, both vectorize.
     for (int c = 0; c < len; ++c) {
       const T* a = &at(r + c, r + c);
-      T acc = std::real(a[0]) * v[c];
-      for (int i = 1; i < len - c; ++i) {
-        y[c + i] += a[i] * v[c];
-        acc += conj_if_complex(a[i]) * v[c + i];
-      }
-      y[c] += acc;
+      const T vc = v[c];
+      for (int i = 1; i < len - c; ++i) y[c + i] += a[i] * vc;
+      y[c] += std::real(a[0]) * vc + conj_dot(a + 1, v + c + 1, len - c - 1);
     }
-    T vy = 0;
-    for (int i = 0; i < len; ++i) {
-      y[i] *= tau;
-      vy += conj_if_complex(v[i]) * y[i];
-    }
+    for (int i = 0; i < len; ++i) y[i] *= tau;
+    const T vy = conj_dot(v, y.data(), len);
     const T half = T(0.5) * conj_if_complex(tau) * vy;
     for (int i = 0; i < len; ++i) y[i] -= half * v[i];
     for (int c = 0; c < len; ++c) {
