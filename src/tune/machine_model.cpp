@@ -122,12 +122,16 @@ MachineRates calibrate(MPI_Comm comm) {
   const int n = 512;
   const std::size_t stream_n = std::size_t{1} << 22;  // 3 × 32 MiB: beyond every cache
   const int chase_n = 1024;
-  std::vector<double> a, b, c, x, y, z, band;
+  std::vector<double> a, b, c, triad, band;
   collectively(comm, [&] {
     a.assign(n * n, 0.5), b.assign(n * n, 0.25), c.assign(n * n, 0.0);
-    x.assign(stream_n, 1.0), y.assign(stream_n, 2.0), z.assign(stream_n, 0.0);
+    triad.assign(3 * stream_n, 1.0);
     band.resize(std::size_t{65} * chase_n);
   });
+  // The triad's three arrays, one after the other.
+  double* x = triad.data();
+  double* y = x + stream_n;
+  double* z = y + stream_n;
   // Any band without zeros: entries in (−1, 1) from a fixed sequence.
   std::uint32_t state = 1;
   for (double& e : band) {
@@ -144,14 +148,14 @@ MachineRates calibrate(MPI_Comm comm) {
     // array), the shape of the reductions' trailing updates.
     const int m = 2 * n, k = 64;
     const double s = seconds_of(
-        [&] { blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y.data(), m); });
+        [&] { blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y, m); });
     r.panel_gemm_gflops = slowest(comm, 2.0 * m * m * k / s * 1e-9);
     // Rank-16 updates (the same C, four per timing: one takes about a millisecond):
     // ρ = rate(16) / rate(64) = 16(64 + h) / (64(16 + h)) gives h.
     const int narrow = 16;
     const double t = seconds_of([&] {
       for (int rep = 0; rep < 4; ++rep)
-        blas::gemm('N', 'N', m, m, narrow, 1.0, a.data(), m, b.data(), narrow, 1.0, y.data(), m);
+        blas::gemm('N', 'N', m, m, narrow, 1.0, a.data(), m, b.data(), narrow, 1.0, y, m);
     });
     const double rho = slowest(comm, 4 * 2.0 * m * m * narrow / t * 1e-9) / r.panel_gemm_gflops;
     r.update_half_rank =
@@ -164,17 +168,20 @@ MachineRates calibrate(MPI_Comm comm) {
     r.stream_gbs = slowest(comm, 3.0 * 8 * stream_n / s * 1e-9);
   }
   {
-    // The tile product on the triad's first array (2048², beyond every cache), then on
-    // tiles that may fit a cache.
+    // The tile product on all three triad arrays as one tile (3547², 96 MiB), then on
+    // tiles that may fit a cache. One array alone (2048², 32 MiB) was not beyond every
+    // cache: on the 2-core Intel VM it ran at 29 GB/s where 96 and 128 MiB tiles ran at 14
+    // (the rate of an N = 4000 matrix), and the model gave the one-stage
+    // tridiagonalization of complex N = 4000 on one rank 0.65 of its time.
     auto symv_gbs = [&](int m) {
       std::vector<double> v(4 * static_cast<std::size_t>(m), 1.0);
       const double s = seconds_of([&] {
-        dense::hermitian_tile_product(m, m, x.data(), m, v.data(), v.data() + m, v.data() + 2 * m,
+        dense::hermitian_tile_product(m, m, x, m, v.data(), v.data() + m, v.data() + 2 * m,
                                       v.data() + 3 * m);
       });
       return slowest(comm, 8.0 * m * m / s * 1e-9);
     };
-    r.symv_gbs = symv_gbs(2048);
+    r.symv_gbs = symv_gbs(static_cast<int>(std::sqrt(3.0 * stream_n)));
     // What sysfs reports need not be what a rank gets: a VM may show its host's cache
     // (480 MiB on a 2-core Intel VM, where the model then read a complex N = 4000
     // one-stage tridiagonalization's matrix from L2's rate and gave it 0.64 of its time).
@@ -207,7 +214,7 @@ MachineRates calibrate(MPI_Comm comm) {
     const dense::BandReflectors<double> q = dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF);
     const int cols = 256;
     const double t = seconds_of([&] {
-      dense::backtransform_band(q, z.data(), chase_n, cols, TuneParameters{}.band_sweeps_per_pass);
+      dense::backtransform_band(q, z, chase_n, cols, TuneParameters{}.band_sweeps_per_pass);
     });
     r.band_backtransform_gflops = slowest(comm, 2.0 * chase_n * chase_n * cols / t * 1e-9);
   }
