@@ -251,8 +251,9 @@ def backtransform_band(g, k=256):
     exchange_panels twice: every rank keeps its block-cyclic columns, so on one process row
     a local copy, else one allocate and an Alltoallv within each process column per chunk
     of its columns (2^20 entries per rank: all N x nev entries, own part included). One
-    `collectively`. Per block of k sweeps each rank of a process row with rows takes part in one Bcast (v and tau as one derived type) along the row per rank
-    holding a part of the block (none for pc = 1): every rank of row r receives all of the
+    `collectively`. Per block of k sweeps each rank of a process row with rows takes part
+    in one Bcast (v and tau as one derived type) along the row per rank holding a part of
+    the block (none for pc = 1): every rank of row r receives all of the
     row's reflectors once.
     The pipeline down each process column: per block a process row sends its halo (b + k -
     1 rows, or what is left below it) down and its first min(halo, rows) rows up (once more

@@ -14,16 +14,16 @@
 namespace tseig::dense {
 
 std::vector<int> stage4_row_cuts(int n, int halo, int nprow) {
-  std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
-  cut[0] = 0;
   for (int p = nprow; p > 1; --p) {
-    std::vector<int> c(static_cast<std::size_t>(nprow) + 1, n);
+    std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);
     for (int r = 0; r <= p; ++r)
-      c[r] = static_cast<int>(std::lround(n * std::sqrt(static_cast<double>(r) / p)));
+      cut[r] = static_cast<int>(std::lround(n * std::sqrt(static_cast<double>(r) / p)));
     bool wide = true;
-    for (int r = 0; r + 1 < p; ++r) wide = wide && c[r + 1] - c[r] >= halo;
-    if (wide) return c;
+    for (int r = 0; r + 1 < p; ++r) wide = wide && cut[r + 1] - cut[r] >= halo;
+    if (wide) return cut;
   }
+  std::vector<int> cut(static_cast<std::size_t>(nprow) + 1, n);  // all rows on process row 0
+  cut[0] = 0;
   return cut;
 }
 
@@ -44,8 +44,8 @@ PipelineRows::PipelineRows(const Grid& g, int n, int cols_, int b, int k_)
 
 namespace {
 
-// Calls visit(panel element, column j) for rows [0, rows) of panel columns [j0, j1), a
-// stripe's row (or, width 1, a column) at a time: the order the panel is stored in.
+// Calls visit(panel element, i, j) for rows i in [0, rows) of panel columns j in [j0, j1),
+// a stripe's row (or, width 1, a column) at a time: the order the panel is stored in.
 template <class T, class F>
 void walk_panel(T* panel, PanelStorage storage, int rows, int j0, int j1, F&& visit) {
   for (int s0 = j0; s0 < j1;) {
