@@ -99,41 +99,67 @@ TEST(SparseGenerators, TopologicalInsulatorIsHermitianWith13EntriesPerBulkRow) {
   EXPECT_EQ(dense_of(topological_insulator<T>(MPI_COMM_WORLD, model, {}, weights)), h);
 }
 
-TEST(SparseGenerators, TopologicalInsulatorNumbersRowsZFastest) {
-  // Row 4·(z + nz·(x + nx·y)) + orbital: every entry couples a site to itself or to a
-  // lattice neighbour (periodic in x and y, open in z), and every neighbour is coupled.
+// Where row `row` lies on the lattice, by the numbering of generators.hpp: column tiles of
+// `tile` sites along x, z fastest within a tile, then x, then y.
+struct Site {
+  std::int64_t x, y, z;
+};
+Site ti_site(const TopologicalInsulator& m, std::int64_t tile, std::int64_t row) {
+  const std::int64_t s = row / 4, t = s / (m.nz * m.ny * tile), in = s % (m.nz * m.ny * tile);
+  const std::int64_t w = std::min(tile, m.nx - t * tile);
+  return {t * tile + in / m.nz % w, in / (m.nz * w), in % m.nz};
+}
+
+TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
+  // Every entry couples a site to itself or to a lattice neighbour (periodic in x and y,
+  // open in z), every neighbour is coupled, and each numbering is the same operator with
+  // its rows permuted (disorder included). nx = 5 in tiles of 2 ends with a narrow tile.
   using T = std::complex<double>;
   TopologicalInsulator model;
   model.nx = 5;
   model.ny = 4;
   model.nz = 3;
-  const std::vector<T> h = dense_of(topological_insulator<T>(MPI_COMM_WORLD, model));
+  model.disorder = 1.0;
+  model.seed = 3;
   const std::int64_t n = 4 * model.nx * model.ny * model.nz;
-  struct Site {
-    std::int64_t x, y, z;
-  };
-  auto site = [&](std::int64_t row) {
-    const std::int64_t s = row / 4;
-    return Site{s / model.nz % model.nx, s / (model.nz * model.nx), s % model.nz};
-  };
-  auto ring = [](std::int64_t d, std::int64_t len) {
-    return std::min((d + len) % len, (len - d) % len);
-  };
-  // Per site: the neighbour sites its orbital 0 couples to (through their orbital 0).
-  std::vector<int> hops(n / 4, 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (h[i * n + j] == T(0)) continue;
-      const Site a = site(i), b = site(j);
-      const std::int64_t dist =
-          ring(a.x - b.x, model.nx) + ring(a.y - b.y, model.ny) + std::abs(a.z - b.z);
-      ASSERT_LE(dist, 1) << "row " << i << " column " << j;
-      if (dist == 1 && i % 4 == 0 && j % 4 == 0) ++hops[i / 4];
-    }
-  // Each of a site's neighbours is coupled (orbital 0 to 0 through Γ¹'s diagonal): six in
-  // the bulk of z, five on the open faces.
-  for (std::int64_t s = 0; s < n / 4; ++s)
-    EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6) << "site " << s;
+  std::vector<T> whole;
+  // tile_x = 0 on this small lattice (4·nz·nx = 60 rows between ±y neighbours) is one tile.
+  for (const auto& [tile_x, tile] : {std::pair{0L, 5L}, {5L, 5L}, {9L, 5L}, {2L, 2L}, {1L, 1L}}) {
+    SCOPED_TRACE("tile_x " + std::to_string(tile_x));
+    model.tile_x = tile_x;
+    const std::vector<T> h = dense_of(topological_insulator<T>(MPI_COMM_WORLD, model));
+    auto ring = [](std::int64_t d, std::int64_t len) {
+      return std::min((d + len) % len, (len - d) % len);
+    };
+    // Per site: the neighbour sites its orbital 0 couples to (through their orbital 0).
+    std::vector<int> hops(n / 4, 0);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (h[i * n + j] == T(0)) continue;
+        const Site a = ti_site(model, tile, i), b = ti_site(model, tile, j);
+        const std::int64_t dist =
+            ring(a.x - b.x, model.nx) + ring(a.y - b.y, model.ny) + std::abs(a.z - b.z);
+        ASSERT_LE(dist, 1) << "row " << i << " column " << j;
+        if (dist == 1 && i % 4 == 0 && j % 4 == 0) ++hops[i / 4];
+      }
+    // Each of a site's neighbours is coupled (orbital 0 to 0 through Γ¹'s diagonal): six
+    // in the bulk of z, five on the open faces.
+    for (std::int64_t s = 0; s < n / 4; ++s)
+      EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6)
+          << "site " << s;
+    // The row of (site, orbital) in the one-tile numbering.
+    auto whole_row = [&](std::int64_t row) {
+      const Site a = ti_site(model, tile, row);
+      return 4 * (a.z + model.nz * (a.x + model.nx * a.y)) + row % 4;
+    };
+    if (whole.empty()) whole = h;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j)
+        ASSERT_EQ(h[i * n + j], whole[whole_row(i) * n + whole_row(j)])
+            << "row " << i << " column " << j;
+  }
+  model.tile_x = -1;
+  EXPECT_THROW(topological_insulator<T>(MPI_COMM_WORLD, model), Error);
 }
 
 }  // namespace

@@ -39,13 +39,23 @@ TSEIG_API Matrix<T> graphene(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
 ///   H = −t Σ_{n, j=1..3} [ψ†_{n+e_j} (Γ¹ − iΓ^{j+1})/2 ψ_n + h.c.] + Σ_n ψ†_n (V_n + 2Γ¹) ψ_n
 /// with Γ¹ = τ_z ⊗ 1, Γ^{j+1} = τ_x ⊗ σ_j, and on-site disorder V_n uniform in
 /// [−disorder/2, disorder/2] (a function of (seed, n) only, n = x + nx·(y + ny·z)). 13
-/// entries per bulk row. Row 4·(z + nz·(x + nx·y)) + orbital: z runs fastest, so the
-/// thin direction of a slab keeps a row's neighbours close.
+/// entries per bulk row.
+///
+/// Rows are numbered in column tiles of tile_x sites along x (the last one narrower when
+/// tile_x does not divide nx): tile by tile, and within a tile of width w row
+/// 4·(z + nz·(x' + w·y)) + orbital, x' the position in the tile. z runs fastest, and a
+/// row's farthest neighbours within its tile (±y) lie 4·nz·w rows away: that is how long
+/// a block row of X must stay in cache during a sweep of the kernels, and narrow tiles
+/// keep it in the core's own cache (the neighbours across a tile's edge come from farther
+/// out). tile_x = 0: one tile where 4·nz·nx ≤ 1024, else tiles of 2 (measured best on TI
+/// 64³ and 64×64×16, README "Sparse kernels"); tile_x ≥ nx: one tile,
+/// row 4·(z + nz·(x + nx·y)) + orbital.
 struct TopologicalInsulator {
   std::int64_t nx = 8, ny = 8, nz = 8;
   double hopping = 1.0;  // t
   double disorder = 0.0;
   std::uint64_t seed = 0;
+  std::int64_t tile_x = 0;
 };
 
 /// The topological-insulator Hamiltonian (complex Hermitian; T complex).

@@ -1,6 +1,7 @@
 // The topological-insulator Hamiltonian. Row (n, a) holds, for each direction j, row a
 // of M_j = −t(Γ¹ − iΓ^{j+1})/2 towards site n − e_j and row a of M_jᴴ towards n + e_j
 // (the hopping term and its Hermitian conjugate), plus the on-site V_n + 2Γ¹_aa.
+#include <algorithm>
 #include <array>
 #include <complex>
 
@@ -43,17 +44,24 @@ Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model
   const std::int64_t nx = model.nx, ny = model.ny, nz = model.nz;
   raise_if_any(comm, nx < 1 || ny < 1 || nz < 1, ErrorCode::invalid_argument,
                "topological_insulator: every lattice dimension must be at least 1");
+  raise_if_any(comm, model.tile_x < 0, ErrorCode::invalid_argument,
+               "topological_insulator: tile_x must be 0 (automatic) or positive");
   const std::array<Block, 3> m = hopping_blocks(model.hopping);
-  // Sites are numbered z fastest, then x, then y: a slab is thin in z, so a row's far
-  // neighbours (±y) lie 4·nz·nx rows away, not 4·nx·ny. That is the reuse distance of a
-  // block row in the kernels' sweep (TI 64×64×16: 4096 rows instead of 16384, so the
-  // block rows between stay in cache) and the halo between ranks cut along y.
+  // Column tiles along x keep the ±y neighbours 4·nz·w rows away (generators.hpp).
+  const std::int64_t tile =
+      std::min(nx, model.tile_x > 0 ? model.tile_x : 4 * nz * nx <= 1024 ? nx : 2);
+  const std::int64_t tile_sites = nz * ny * tile;
+  auto site = [=](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
+    cx = (cx + nx) % nx;
+    cy = (cy + ny) % ny;
+    const std::int64_t t = cx / tile, w = std::min(tile, nx - t * tile);
+    return (t * tile_sites + cz + nz * (cx - t * tile + w * cy)) * 4;
+  };
   const RowGenerator<T> row = [=](std::int64_t r, auto& e) {
-    const std::int64_t s = r / 4, z = s % nz, x = s / nz % nx, y = s / (nz * nx);
+    const std::int64_t s = r / 4, t = s / tile_sites, in_tile = s % tile_sites;
+    const std::int64_t w = std::min(tile, nx - t * tile);
+    const std::int64_t z = in_tile % nz, x = t * tile + in_tile / nz % w, y = in_tile / (nz * w);
     const int a = static_cast<int>(r % 4);
-    auto site = [&](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
-      return (cz + nz * ((cx + nx) % nx + nx * ((cy + ny) % ny))) * 4;
-    };
     const std::array<std::array<std::int64_t, 3>, 3> step{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     for (int j = 0; j < 3; ++j) {
       const bool open = j == 2;
