@@ -145,8 +145,7 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
     // Each of a site's neighbours is coupled (orbital 0 to 0 through Γ¹'s diagonal): six
     // in the bulk of z, five on the open faces.
     for (std::int64_t s = 0; s < n / 4; ++s)
-      EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6)
-          << "site " << s;
+      EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6) << "site " << s;
     // The row of (site, orbital) in the one-tile numbering.
     auto whole_row = [&](std::int64_t row) {
       const Site a = ti_site(model, tile, row);

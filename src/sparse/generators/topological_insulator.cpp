@@ -48,8 +48,9 @@ Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model
                "topological_insulator: tile_x must be 0 (automatic) or positive");
   const std::array<Block, 3> m = hopping_blocks(model.hopping);
   // Column tiles along x keep the ±y neighbours 4·nz·w rows away (generators.hpp).
-  const std::int64_t tile =
-      std::min(nx, model.tile_x > 0 ? model.tile_x : 4 * nz * nx <= 1024 ? nx : 2);
+  std::int64_t tile = model.tile_x;
+  if (tile == 0) tile = 4 * nz * nx <= 1024 ? nx : 2;
+  tile = std::min(tile, nx);
   const std::int64_t tile_sites = nz * ny * tile;
   auto site = [=](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
     cx = (cx + nx) % nx;
