@@ -52,15 +52,15 @@ Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model
   if (tile == 0) tile = 4 * nz * nx <= 1024 ? nx : 2;
   tile = std::min(tile, nx);
   const std::int64_t tile_sites = nz * ny * tile;
+  auto width = [=](std::int64_t t) { return std::min(tile, nx - t * tile); };  // of tile t
   auto site = [=](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
     cx = (cx + nx) % nx;
     cy = (cy + ny) % ny;
-    const std::int64_t t = cx / tile, w = std::min(tile, nx - t * tile);
-    return (t * tile_sites + cz + nz * (cx - t * tile + w * cy)) * 4;
+    const std::int64_t t = cx / tile;
+    return (t * tile_sites + cz + nz * (cx - t * tile + width(t) * cy)) * 4;
   };
   const RowGenerator<T> row = [=](std::int64_t r, auto& e) {
-    const std::int64_t s = r / 4, t = s / tile_sites, in_tile = s % tile_sites;
-    const std::int64_t w = std::min(tile, nx - t * tile);
+    const std::int64_t s = r / 4, t = s / tile_sites, in_tile = s % tile_sites, w = width(t);
     const std::int64_t z = in_tile % nz, x = t * tile + in_tile / nz % w, y = in_tile / (nz * w);
     const int a = static_cast<int>(r % 4);
     const std::array<std::array<std::int64_t, 3>, 3> step{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
