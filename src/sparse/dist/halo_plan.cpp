@@ -67,12 +67,9 @@ HaloExchange<T>::~HaloExchange() {
 template <class T>
 void HaloExchange<T>::begin() {
   const std::size_t nb = nb_;
-  T* halo = x_ + static_cast<std::size_t>(local_rows_) * ld_;
-  if (ld_ != nb_) {
-    recv_.resize(static_cast<std::size_t>(plan_.halo_rows()) * nb);
-    halo = recv_.data();
-  }
-  send_.resize(plan_.send_rows.size() * nb);
+  T* const halo = ld_ == nb_ ? x_ + static_cast<std::size_t>(local_rows_) * ld_
+                             : recv_.reserve(static_cast<std::size_t>(plan_.halo_rows()) * nb);
+  T* const packed = send_.reserve(plan_.send_rows.size() * nb);
   requests_.assign(plan_.recv_ranks.size() + plan_.send_ranks.size(), MPI_REQUEST_NULL);
   for (std::size_t k = 0; k < plan_.recv_ranks.size(); ++k) {
     const int b = plan_.recv_offsets[k], e = plan_.recv_offsets[k + 1];
@@ -80,11 +77,11 @@ void HaloExchange<T>::begin() {
               kHaloTag, comm_, &requests_[k]);
   }
   for (std::size_t i = 0; i < plan_.send_rows.size(); ++i)
-    std::copy_n(x_ + static_cast<std::size_t>(plan_.send_rows[i]) * ld_, nb, send_.data() + i * nb);
+    std::copy_n(x_ + static_cast<std::size_t>(plan_.send_rows[i]) * ld_, nb, packed + i * nb);
   for (std::size_t k = 0; k < plan_.send_ranks.size(); ++k) {
     const int b = plan_.send_offsets[k], e = plan_.send_offsets[k + 1];
-    MPI_Isend(send_.data() + b * nb, static_cast<int>((e - b) * nb), mpi_type<T>(),
-              plan_.send_ranks[k], kHaloTag, comm_, &requests_[plan_.recv_ranks.size() + k]);
+    MPI_Isend(packed + b * nb, static_cast<int>((e - b) * nb), mpi_type<T>(), plan_.send_ranks[k],
+              kHaloTag, comm_, &requests_[plan_.recv_ranks.size() + k]);
   }
 }
 
@@ -94,7 +91,8 @@ void HaloExchange<T>::finish() {
   if (ld_ == nb_) return;
   const std::size_t nb = nb_;
   for (int h = 0; h < plan_.halo_rows(); ++h)
-    std::copy_n(recv_.data() + h * nb, nb, x_ + static_cast<std::size_t>(local_rows_ + h) * ld_);
+    std::copy_n(recv_.data() + static_cast<std::size_t>(h) * nb, nb,
+                x_ + static_cast<std::size_t>(local_rows_ + h) * ld_);
 }
 
 #define TSEIG_INSTANTIATE(T) template class HaloExchange<T>;

@@ -32,10 +32,11 @@ HaloPlan make_halo_plan(MPI_Comm comm, const RowPartition& partition,
 /// One exchange of the halo rows of a row-major block (local rows, then halo rows; row
 /// stride ld, nb columns). begin() posts every receive and send; finish() waits and
 /// stores the received rows. Both are called on every rank of the plan. Rows arrive in
-/// place when the block is contiguous (ld = nb); buffers come from the process-wide
-/// cache, so repeated calls do not allocate. An exchange begun and not finished (an
-/// error between the two) is waited for on destruction, so MPI never writes into freed
-/// buffers.
+/// place when the block is contiguous (ld = nb). Buffers come from the process-wide
+/// cache, so repeated calls do not allocate, and are not cleared first: clearing the
+/// 8 MiB packing buffer of the TI 64³ at nb = 16 on two ranks took 1 of the exchange's
+/// 4.4 ms. An exchange begun and not finished (an error between the two) is waited for
+/// on destruction, so MPI never writes into freed buffers.
 template <class T>
 class HaloExchange {
  public:
@@ -53,7 +54,7 @@ class HaloExchange {
   const HaloPlan& plan_;
   T* x_;
   int local_rows_, ld_, nb_;
-  cached_vector<T> send_, recv_;
+  CachedBuffer<T> send_, recv_;
   std::vector<MPI_Request> requests_;
 };
 
