@@ -102,27 +102,6 @@ module tseig
 
 contains
 
-  ! NUL-terminated copy of a Fortran string (trailing blanks removed).
-  pure function c_string(s) result(c)
-    character(len=*), intent(in) :: s
-    character(kind=c_char, len=len_trim(s) + 1) :: c
-    c = trim(s)//c_null_char
-  end function
-
-  ! Fortran copy of a NUL-terminated C string.
-  function f_string(p) result(s)
-    type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer :: i, n
-    n = int(c_strlen(p))
-    call c_f_pointer(p, chars, [n])
-    allocate (character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = chars(i)
-    end do
-  end function
-
   !> Text of an error code ("TSEIG_ERROR_WRONG_TYPE: ...").
   function tseig_strerror(code) result(text)
     integer, intent(in) :: code

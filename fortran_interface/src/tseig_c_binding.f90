@@ -1,5 +1,6 @@
 ! The C functions of include/tseig/tseig.h that the module `tseig` wraps, bound by
-! iso_c_binding. Internal: programs use the module `tseig`.
+! iso_c_binding, and the string conversions both Fortran modules use. Internal: programs
+! use the modules `tseig` and `tseig_sparse`.
 module tseig_c_binding
   use, intrinsic :: iso_c_binding
   implicit none
@@ -284,4 +285,27 @@ module tseig_c_binding
       complex(c_float_complex) :: c(*)
     end function
   end interface
+
+contains
+
+  ! NUL-terminated copy of a Fortran string (trailing blanks removed).
+  pure function c_string(s) result(c)
+    character(len=*), intent(in) :: s
+    character(kind=c_char, len=len_trim(s) + 1) :: c
+    c = trim(s)//c_null_char
+  end function
+
+  ! Fortran copy of a NUL-terminated C string.
+  function f_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate (character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function
 end module tseig_c_binding

@@ -18,6 +18,7 @@
 module tseig_sparse
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: error_unit
+  use tseig_c_binding, only: c_string, f_string
   implicit none
   private
 
@@ -113,10 +114,6 @@ module tseig_sparse
     type(c_ptr) function c_error_message() bind(C, name="tseig_sparse_error_message")
       import :: c_ptr
     end function
-    integer(c_size_t) function c_strlen(s) bind(C, name="strlen")
-      import :: c_size_t, c_ptr
-      type(c_ptr), value :: s
-    end function
   end interface
 
 contains
@@ -126,13 +123,11 @@ contains
     integer(c_int), intent(in) :: code
     character(len=*), intent(in) :: what
     integer, intent(out), optional :: error
-    character(kind=c_char), pointer :: chars(:)
     if (present(error)) then
       error = int(code)
     else if (code /= 0) then
-      call c_f_pointer(c_error_message(), chars, [int(c_strlen(c_error_message()))])
       write (error_unit, '(3a,i0,2a)') "tseig_sparse: ", what, " failed with code ", code, &
-        ": ", transfer(chars, repeat(" ", size(chars)))
+        ": ", f_string(c_error_message())
       error stop 1
     end if
   end subroutine
@@ -226,7 +221,7 @@ contains
     character(len=*), intent(in) :: name
     integer, intent(in) :: value
     integer, intent(out), optional :: error
-    call finish(c_set_int(self%handle, trim(name)//c_null_char, int(value, c_int)), &
+    call finish(c_set_int(self%handle, c_string(name), int(value, c_int)), &
         "set "//name, error)
   end subroutine
 
@@ -239,7 +234,7 @@ contains
     character(len=*), intent(in) :: tune_file
     integer, intent(out), optional :: error
     call finish(c_autotune(self%handle, int(kernel, c_int), int(block_width, c_int), &
-        trim(tune_file)//c_null_char), "autotune", error)
+        c_string(tune_file)), "autotune", error)
   end subroutine
 
   !> Uses the tuning cache's measurement for `kernel` (TSEIG_KERNEL_*) on a matrix like
@@ -252,7 +247,7 @@ contains
     integer, intent(out), optional :: error
     integer(c_int) :: f
     f = 0
-    call finish(c_use_tuning(self%handle, int(kernel, c_int), trim(tune_file)//c_null_char, f), &
+    call finish(c_use_tuning(self%handle, int(kernel, c_int), c_string(tune_file), f), &
         "use_tuning", error)
     found = f /= 0
   end subroutine
