@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstdlib>
 #include <numbers>
@@ -99,21 +100,33 @@ TEST(SparseGenerators, TopologicalInsulatorIsHermitianWith13EntriesPerBulkRow) {
   EXPECT_EQ(dense_of(topological_insulator<T>(MPI_COMM_WORLD, model, {}, weights)), h);
 }
 
-// Where row `row` lies on the lattice, by the numbering of generators.hpp: column tiles of
-// `tile` sites along x, z fastest within a tile, then x, then y.
+// Where each row lies on the lattice, by the numbering of generators.hpp, built by
+// walking the tiles in order: tiles of tile × tile_z sites in (x, z), along z within each
+// column of tiles along x; within a tile y slowest, then x, z fastest.
 struct Site {
   std::int64_t x, y, z;
 };
-Site ti_site(const TopologicalInsulator& m, std::int64_t tile, std::int64_t row) {
-  const std::int64_t s = row / 4, t = s / (m.nz * m.ny * tile), in = s % (m.nz * m.ny * tile);
-  const std::int64_t w = std::min(tile, m.nx - t * tile);
-  return {t * tile + in / m.nz % w, in / (m.nz * w), in % m.nz};
+std::vector<Site> ti_sites(const TopologicalInsulator& m, std::int64_t tile, std::int64_t tile_z) {
+  std::vector<Site> sites;
+  for (std::int64_t x0 = 0; x0 < m.nx; x0 += tile)
+    for (std::int64_t z0 = 0; z0 < m.nz; z0 += tile_z)
+      for (std::int64_t y = 0; y < m.ny; ++y)
+        for (std::int64_t x = x0; x < std::min(x0 + tile, m.nx); ++x)
+          for (std::int64_t z = z0; z < std::min(z0 + tile_z, m.nz); ++z)
+            sites.push_back({x, y, z});
+  return sites;
 }
 
-TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
+/// Row (site, orbital) of the one-tile numbering, 4·(z + nz·(x + nx·y)) + orbital.
+std::int64_t untiled_row(const TopologicalInsulator& m, const Site& a, std::int64_t orbital) {
+  return 4 * (a.z + m.nz * (a.x + m.nx * a.y)) + orbital;
+}
+
+TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInTilesZFastest) {
   // Every entry couples a site to itself or to a lattice neighbour (periodic in x and y,
   // open in z), every neighbour is coupled, and each numbering is the same operator with
-  // its rows permuted (disorder included). nx = 5 in tiles of 2 ends with a narrow tile.
+  // its rows permuted (disorder included). nx = 5 in tiles of 2 ends with a narrow tile,
+  // as does nz = 3 in tiles of 2.
   using T = std::complex<double>;
   TopologicalInsulator model;
   model.nx = 5;
@@ -123,11 +136,18 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
   model.seed = 3;
   const std::int64_t n = 4 * model.nx * model.ny * model.nz;
   std::vector<T> whole;
-  // tile_x = 0 on this small lattice (4·nz·nx = 60 rows between ±y neighbours) is one tile.
-  for (const auto& [tile_x, tile] : {std::pair{0L, 5L}, {5L, 5L}, {9L, 5L}, {2L, 2L}, {1L, 1L}}) {
-    SCOPED_TRACE("tile_x " + std::to_string(tile_x));
-    model.tile_x = tile_x;
+  // (tile_x, tile_z) asked for → the tiles used. 0 on this small lattice (4·nz·nx = 60 rows
+  // between ±y neighbours) is one tile.
+  struct Case {
+    std::int64_t tile_x, tile_z, tile, depth;
+  };
+  for (const auto& c : {Case{0, 0, 5, 3}, Case{5, 0, 5, 3}, Case{9, 0, 5, 3}, Case{2, 0, 2, 3},
+                        Case{1, 0, 1, 3}, Case{2, 2, 2, 2}, Case{0, 2, 5, 2}, Case{3, 1, 3, 1}}) {
+    SCOPED_TRACE("tile_x " + std::to_string(c.tile_x) + ", tile_z " + std::to_string(c.tile_z));
+    model.tile_x = c.tile_x;
+    model.tile_z = c.tile_z;
     const std::vector<T> h = dense_of(topological_insulator<T>(MPI_COMM_WORLD, model));
+    const std::vector<Site> site = ti_sites(model, c.tile, c.depth);
     auto ring = [](std::int64_t d, std::int64_t len) {
       return std::min((d + len) % len, (len - d) % len);
     };
@@ -136,7 +156,7 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
         if (h[i * n + j] == T(0)) continue;
-        const Site a = ti_site(model, tile, i), b = ti_site(model, tile, j);
+        const Site a = site[i / 4], b = site[j / 4];
         const std::int64_t dist =
             ring(a.x - b.x, model.nx) + ring(a.y - b.y, model.ny) + std::abs(a.z - b.z);
         ASSERT_LE(dist, 1) << "row " << i << " column " << j;
@@ -145,12 +165,8 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
     // Each of a site's neighbours is coupled (orbital 0 to 0 through Γ¹'s diagonal): six
     // in the bulk of z, five on the open faces.
     for (std::int64_t s = 0; s < n / 4; ++s)
-      EXPECT_EQ(hops[s], s % model.nz == 0 || s % model.nz == model.nz - 1 ? 5 : 6) << "site " << s;
-    // The row of (site, orbital) in the one-tile numbering.
-    auto whole_row = [&](std::int64_t row) {
-      const Site a = ti_site(model, tile, row);
-      return 4 * (a.z + model.nz * (a.x + model.nx * a.y)) + row % 4;
-    };
+      EXPECT_EQ(hops[s], site[s].z == 0 || site[s].z == model.nz - 1 ? 5 : 6) << "site " << s;
+    auto whole_row = [&](std::int64_t row) { return untiled_row(model, site[row / 4], row % 4); };
     if (whole.empty()) whole = h;
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j)
@@ -159,6 +175,45 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInColumnTilesZFastest) {
   }
   model.tile_x = -1;
   EXPECT_THROW(topological_insulator<T>(MPI_COMM_WORLD, model), Error);
+  model.tile_x = 0;
+  model.tile_z = -1;
+  EXPECT_THROW(topological_insulator<T>(MPI_COMM_WORLD, model), Error);
+}
+
+TEST(SparseGenerators, TopologicalInsulatorDefaultTilesOnALargeLattice) {
+  // 4·nz·nx = 1080 > 1024: the default tiles are 8 × 16, here with narrow last tiles
+  // (x: 8 + 1, z: 16 + 14). The operator must be the untiled one with its rows permuted:
+  // A_tiled·(P x) = P·(A_untiled·x) for a random block x.
+  using T = std::complex<double>;
+  TopologicalInsulator model;
+  model.nx = 9;
+  model.ny = 3;
+  model.nz = 30;
+  model.disorder = 2.0;
+  const Matrix<T> tiled = topological_insulator<T>(MPI_COMM_WORLD, model);
+  model.tile_x = model.nx;
+  const Matrix<T> untiled = topological_insulator<T>(MPI_COMM_WORLD, model);
+  const std::vector<Site> site = ti_sites(model, 8, 16);
+  const std::int64_t n = tiled.rows();
+  std::vector<std::int64_t> perm(n);  // tiled row → untiled row
+  for (std::int64_t r = 0; r < n; ++r) perm[r] = untiled_row(model, site[r / 4], r % 4);
+  const int nb = 3;
+  auto value = [](std::int64_t row, int j) {
+    return T(std::sin(row + 0.5 * j), std::cos(3 * row));
+  };
+  MultiVector<T> xt(tiled.vector_layout(), nb), yt(tiled.vector_layout(), nb);
+  MultiVector<T> xu(untiled.vector_layout(), nb), yu(untiled.vector_layout(), nb);
+  for (int i = 0; i < tiled.local_rows(); ++i)
+    for (int j = 0; j < nb; ++j) xt(i, j) = value(perm[tiled.first_row() + i], j);
+  for (int i = 0; i < untiled.local_rows(); ++i)
+    for (int j = 0; j < nb; ++j) xu(i, j) = value(untiled.first_row() + i, j);
+  spmmv(tiled, xt, yt);
+  spmmv(untiled, xu, yu);
+  const std::vector<T> a = gather_rows(yt), b = gather_rows(yu);
+  for (std::int64_t r = 0; r < n; ++r)
+    for (int j = 0; j < nb; ++j)
+      ASSERT_NEAR(std::abs(a[r * nb + j] - b[perm[r] * nb + j]), 0.0, 1e-13)
+          << "row " << r << " column " << j;
 }
 
 }  // namespace

@@ -41,21 +41,25 @@ TSEIG_API Matrix<T> graphene(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
 /// [−disorder/2, disorder/2] (a function of (seed, n) only, n = x + nx·(y + ny·z)). 13
 /// entries per bulk row.
 ///
-/// Rows are numbered in column tiles of tile_x sites along x (the last one narrower when
-/// tile_x does not divide nx): tile by tile, and within a tile of width w row
-/// 4·(z + nz·(x' + w·y)) + orbital, x' the position in the tile. z runs fastest, and a
-/// row's farthest neighbours within its tile (±y) lie 4·nz·w rows away: that is how long
-/// a block row of X must stay in cache during a sweep of the kernels, and narrow tiles
-/// keep it in the core's own cache (the neighbours across a tile's edge come from farther
-/// out). tile_x = 0: one tile where 4·nz·nx ≤ 1024, else tiles of 2 (measured best on TI
-/// 64³ and 64×64×16, README "Sparse kernels"); tile_x ≥ nx: one tile,
-/// row 4·(z + nz·(x + nx·y)) + orbital.
+/// Rows are numbered in tiles of tile_x × tile_z sites in (x, z), each spanning all of y
+/// (the last tile along x or z narrower where the size does not divide): tiles along z
+/// within a column of tiles along x, and within a tile of width w and depth d row
+/// 4·(z' + d·(x' + w·y)) + orbital, (x', z') the site's place in the tile. z runs
+/// fastest, a row's farthest neighbours within its tile (±y) lie 4·d·w rows away: that is
+/// how long a block row of X must stay in cache during a sweep of the kernels, and small
+/// tiles keep it in the core's own cache. The neighbours across a tile's edge come from
+/// farther out, a share 2/w + 2/d of the rows (2/w for an untiled z): tiles 8 × 16
+/// beat the 2 × nz columns of before at nb ≥ 16 (aug_spmmv on TI 64³, README "Sparse
+/// kernels"). tile_x = 0: one tile where 4·nz·nx ≤ 1024, else 8; tile_z = 0: 16 where
+/// tile_x is also 0 and the lattice is not one tile, else nz; tile_x ≥ nx and tile_z ≥ nz:
+/// one tile, row 4·(z + nz·(x + nx·y)) + orbital.
 struct TopologicalInsulator {
   std::int64_t nx = 8, ny = 8, nz = 8;
   double hopping = 1.0;  // t
   double disorder = 0.0;
   std::uint64_t seed = 0;
   std::int64_t tile_x = 0;
+  std::int64_t tile_z = 0;
 };
 
 /// The topological-insulator Hamiltonian (complex Hermitian; T complex).

@@ -44,24 +44,33 @@ Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model
   const std::int64_t nx = model.nx, ny = model.ny, nz = model.nz;
   raise_if_any(comm, nx < 1 || ny < 1 || nz < 1, ErrorCode::invalid_argument,
                "topological_insulator: every lattice dimension must be at least 1");
-  raise_if_any(comm, model.tile_x < 0, ErrorCode::invalid_argument,
-               "topological_insulator: tile_x must be 0 (automatic) or positive");
+  raise_if_any(comm, model.tile_x < 0 || model.tile_z < 0, ErrorCode::invalid_argument,
+               "topological_insulator: tile_x and tile_z must be 0 (automatic) or positive");
   const std::array<Block, 3> m = hopping_blocks(model.hopping);
-  // Column tiles along x keep the ±y neighbours 4·nz·w rows away (generators.hpp).
-  std::int64_t tile = model.tile_x;
-  if (tile == 0) tile = 4 * nz * nx <= 1024 ? nx : 2;
-  tile = std::min(tile, nx);
-  const std::int64_t tile_sites = nz * ny * tile;
-  auto width = [=](std::int64_t t) { return std::min(tile, nx - t * tile); };  // of tile t
+  // Tiles of tile × tile_z sites in (x, z) keep a row's ±y neighbours 4·w·d rows away and
+  // make few neighbours cross a tile's edge (generators.hpp).
+  const bool small = 4 * nz * nx <= 1024;
+  const std::int64_t tile = std::min(model.tile_x > 0 ? model.tile_x : small ? nx : 8, nx);
+  const std::int64_t tile_z = std::min(model.tile_z > 0              ? model.tile_z
+                                       : model.tile_x == 0 && !small ? 16
+                                                                     : nz,
+                                       nz);
+  const std::int64_t column_sites = tile * ny * nz;  // one full column of tiles along z
+  auto width = [=](std::int64_t tx) { return std::min(tile, nx - tx * tile); };
+  auto depth = [=](std::int64_t tz) { return std::min(tile_z, nz - tz * tile_z); };
   auto site = [=](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
     cx = (cx + nx) % nx;
     cy = (cy + ny) % ny;
-    const std::int64_t t = cx / tile;
-    return (t * tile_sites + cz + nz * (cx - t * tile + width(t) * cy)) * 4;
+    const std::int64_t tx = cx / tile, tz = cz / tile_z, w = width(tx);
+    const std::int64_t first = tx * column_sites + tz * tile_z * w * ny;  // the tile's
+    return (first + cz - tz * tile_z + depth(tz) * (cx - tx * tile + w * cy)) * 4;
   };
   const RowGenerator<T> row = [=](std::int64_t r, auto& e) {
-    const std::int64_t s = r / 4, t = s / tile_sites, in_tile = s % tile_sites, w = width(t);
-    const std::int64_t z = in_tile % nz, x = t * tile + in_tile / nz % w, y = in_tile / (nz * w);
+    const std::int64_t s = r / 4, tx = s / column_sites, w = width(tx);
+    const std::int64_t in_column = s - tx * column_sites, tz = in_column / (tile_z * w * ny);
+    const std::int64_t d = depth(tz), in_tile = in_column - tz * tile_z * w * ny;
+    const std::int64_t z = tz * tile_z + in_tile % d, x = tx * tile + in_tile / d % w,
+                       y = in_tile / (d * w);
     const int a = static_cast<int>(r % 4);
     const std::array<std::array<std::int64_t, 3>, 3> step{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     for (int j = 0; j < 3; ++j) {
