@@ -84,7 +84,8 @@ bool bad_sell(const SparseTuneParameters& tune) {
 }
 
 /// d's local storage in tune's format from `crs` (local column indices), with the
-/// units split by whether they read the halo.
+/// units split by whether they read the halo; without overlap (tune.overlap_halo) every
+/// unit counts as boundary, so the sweep waits for the halo and runs the rows in order.
 template <class T>
 void store_rows(MatrixData<T>& d, CrsStorage<T>&& crs, const SparseTuneParameters& tune) {
   const int rows = crs.rows();
@@ -93,7 +94,8 @@ void store_rows(MatrixData<T>& d, CrsStorage<T>&& crs, const SparseTuneParameter
   d.sell = {};
   d.interior.clear();
   d.boundary.clear();
-  std::vector<char> reads_halo(rows, 0);
+  const bool overlap = tune.overlap_halo < 0 ? !d.halo.peers_on_node : tune.overlap_halo > 0;
+  std::vector<char> reads_halo(rows, overlap ? 0 : 1);
   for (int i = 0; i < rows; ++i)
     for (auto k = crs.row_ptr[i]; k < crs.row_ptr[i + 1]; ++k)
       if (crs.col[k] >= d.local_rows) reads_halo[i] = 1;

@@ -45,6 +45,20 @@ HaloPlan make_halo_plan(MPI_Comm comm, const RowPartition& partition,
       plan.send_offsets.push_back(rdispl[r + 1]);
     }
   }
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
+  MPI_Group all = MPI_GROUP_NULL, local = MPI_GROUP_NULL;
+  MPI_Comm_group(comm, &all);
+  MPI_Comm_group(node, &local);
+  std::vector<int> on_node(plan.recv_ranks.size());
+  MPI_Group_translate_ranks(all, static_cast<int>(plan.recv_ranks.size()), plan.recv_ranks.data(),
+                            local, on_node.data());
+  plan.peers_on_node =
+      std::none_of(on_node.begin(), on_node.end(), [](int r) { return r == MPI_UNDEFINED; });
+  MPI_Group_free(&local);
+  MPI_Group_free(&all);
+  MPI_Comm_free(&node);
+
   const std::int64_t first = partition.first(me);
   plan.send_rows.resize(asked.size());
   std::transform(asked.begin(), asked.end(), plan.send_rows.begin(),

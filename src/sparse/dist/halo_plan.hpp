@@ -21,6 +21,8 @@ struct HaloPlan {
   std::vector<int> recv_ranks;
   std::vector<int>
       recv_offsets;  // halo rows [recv_offsets[k], recv_offsets[k+1]) come from recv_ranks[k]
+  // Every rank that sends to this one shares its node (SparseTuneParameters::overlap_halo).
+  bool peers_on_node = true;
 
   int halo_rows() const { return recv_offsets.empty() ? 0 : recv_offsets.back(); }
 };
