@@ -10,6 +10,7 @@
 
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
+#include "tseig/sparse/generators.hpp"
 
 namespace tseig::sparse::test {
 namespace {
@@ -242,6 +243,23 @@ TYPED_TEST(SparseKernels, ChebyshevSumsTakingTurnsMatchOneAtATime) {
                 << "block " << b;
         }
     }
+}
+
+TYPED_TEST(SparseKernels, LargeBlocksStoredPastTheCacheMatchPlainStores) {
+  // spmmv writes blocks of 8 MiB and more per rank past the cache (kernels/host.cpp):
+  // Laplacian 64³ with 128 bytes per block row is 32 MiB of Y on one rank, 8 MiB on each
+  // of four. aug_spmmv with α = 1, β = γ = 0 forms the same sums with plain stores.
+  using T = TypeParam;
+  const int nb = static_cast<int>(128 / sizeof(T));
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 64, 64, 64);
+  MultiVector<T> x(a.vector_layout(), nb), y(a.vector_layout(), nb), z(a.vector_layout(), nb);
+  x.fill_random(3);
+  y.fill_random(4);  // every entry must be overwritten
+  std::vector<T> xx(nb), zx(nb);
+  spmmv(a, x, y);
+  aug_spmmv(a, T(1), T(0), x, T(0), z, std::span<T>(xx), std::span<T>(zx));
+  for (int i = 0; i < y.local_rows(); ++i)
+    for (int j = 0; j < nb; ++j) ASSERT_EQ(y(i, j), z(i, j)) << "row " << i << " column " << j;
 }
 
 TEST(SparseKernels, WrongOperandLayoutIsAnError) {

@@ -5,6 +5,7 @@
 // width g++ unrolls the width loops completely and only SLP vectorization could then
 // use SIMD, which the AVX-512 miscompile workaround turns off. Complex entries are
 // interleaved (re, im) lane pairs.
+#include <immintrin.h>
 #include <algorithm>
 #include <array>
 #include <type_traits>
@@ -62,10 +63,36 @@ struct Lanes {
     for (int q = 0; q < count; ++q) u[q].v = r[q];
   }
 
+  /// store() past the caches (non-temporal): p must be aligned to a whole register and
+  /// the row fill whole cache lines. Plain stores where the target has no such store.
+  static void stream(T* p, const Row& r) {
+#if defined(__AVX512F__) || defined(__AVX__)
+    if constexpr (bytes == simd_bytes && lanes > 1) {
+      for (int q = 0; q < count; ++q) {
+        R* d = reinterpret_cast<R*>(p) + q * lanes;
+        if constexpr (bytes == 64 && sizeof(R) == 8)
+          _mm512_stream_pd(d, reinterpret_cast<const __m512d&>(r[q]));
+        else if constexpr (bytes == 64)
+          _mm512_stream_ps(d, reinterpret_cast<const __m512&>(r[q]));
+        else if constexpr (sizeof(R) == 8)
+          _mm256_stream_pd(d, reinterpret_cast<const __m256d&>(r[q]));
+        else
+          _mm256_stream_ps(d, reinterpret_cast<const __m256&>(r[q]));
+      }
+      return;
+    }
+#endif
+    store(p, r);
+  }
+
   /// (re, im) → (im, re) in every lane pair.
-  static V swap_pairs(V v) { return swap_pairs(v, std::make_index_sequence<lanes>{}); }
+  static V swap_pairs(V v) {
+    return swap_pairs(v, std::make_index_sequence<lanes>{});
+  }
   /// (−1, +1, −1, +1, …): i·z = swap_pairs(z)·alternating_sign for z = (re, im).
-  static V alternating_sign() { return alternating_sign(std::make_index_sequence<lanes>{}); }
+  static V alternating_sign() {
+    return alternating_sign(std::make_index_sequence<lanes>{});
+  }
 
   /// acc += s·x for a real scalar s.
   static void add_scaled(Row& acc, R s, const Row& x) {
