@@ -183,7 +183,7 @@ TEST(SparseGenerators, TopologicalInsulatorNumbersRowsInTilesZFastest) {
 TEST(SparseGenerators, TopologicalInsulatorDefaultTilesOnALargeLattice) {
   // 4·nz·nx = 1080 > 1024: the default tiles are 8 × 16, here with narrow last tiles
   // (x: 8 + 1, z: 16 + 14). The operator must be the untiled one with its rows permuted:
-  // A_tiled·(P x) = P·(A_untiled·x) for a random block x.
+  // A_tiled·(P x) = P·(A_untiled·x) for a block x of distinct rows.
   using T = std::complex<double>;
   TopologicalInsulator model;
   model.nx = 9;
