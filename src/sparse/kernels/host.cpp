@@ -221,10 +221,11 @@ void spmmv(const Matrix<T>& a, const MultiVector<T>& x, const MultiVector<T>& y)
     constexpr int NB = decltype(width)::value;
     using L = typename RowParts<T, NB>::L;
     const T* p = y.data() + first;
+    // Whole registers and whole cache lines: a part of a row is a multiple of 64 bytes,
+    // and so are its address and the row stride.
     const bool stream =
-        L::bytes == simd_bytes && L::bytes >= 32 &&
-        reinterpret_cast<std::uintptr_t>(p) % simd_bytes == 0 &&
-        y.ld() * sizeof(T) % simd_bytes == 0 &&
+        L::bytes == simd_bytes && L::bytes >= 32 && L::count * L::bytes % 64 == 0 &&
+        reinterpret_cast<std::uintptr_t>(p) % 64 == 0 && y.ld() * sizeof(T) % 64 == 0 &&
         static_cast<double>(y.local_rows()) * y.cols() * sizeof(T) >= stream_min_bytes;
     return Store<T, NB>{y.data() + first, y.ld(), stream};
   });

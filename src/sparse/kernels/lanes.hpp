@@ -63,8 +63,9 @@ struct Lanes {
     for (int q = 0; q < count; ++q) u[q].v = r[q];
   }
 
-  /// store() past the caches (non-temporal): p must be aligned to a whole register and
-  /// the row fill whole cache lines. Plain stores where the target has no such store.
+  /// store() past the caches (non-temporal): p must be aligned to a whole register, and
+  /// the caller keeps the stores to whole cache lines (a partial line written this way is
+  /// flushed to memory alone). Plain stores where the target has no such store.
   static void stream(T* p, const Row& r) {
 #if defined(__AVX512F__) || defined(__AVX__)
     if constexpr (bytes == simd_bytes && lanes > 1) {
