@@ -116,8 +116,9 @@ std::optional<TuneChoice> ScfSearch::pending() const {
   const bool tie = std::any_of(trials_.begin(), trials_.end(), [&](const auto& t) {
     return contender(t) && !same_point(t.first, b);
   });
+  if (!tie) return std::nullopt;
   for (const auto& t : trials_)
-    if (tie && contender(t) && count(t.first) == 1) return t.first;
+    if (contender(t) && count(t.first) == 1) return t.first;
   return std::nullopt;
 }
 
