@@ -6,6 +6,7 @@
 #include <complex>
 
 #include "sparse/generators/generate_rows.hpp"
+#include "sparse/generators/tiled_grid.hpp"
 #include "sparse/random.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/generators.hpp"
@@ -47,30 +48,19 @@ Matrix<T> topological_insulator(MPI_Comm comm, const TopologicalInsulator& model
   raise_if_any(comm, model.tile_x < 0 || model.tile_z < 0, ErrorCode::invalid_argument,
                "topological_insulator: tile_x and tile_z must be 0 (automatic) or positive");
   const std::array<Block, 3> m = hopping_blocks(model.hopping);
-  // Tiles of tile × tile_z sites in (x, z) keep a row's ±y neighbours 4·w·d rows away and
-  // make few neighbours cross a tile's edge (generators.hpp).
+  // Tiles of tile_x × tile_z sites in (x, z) keep a row's ±y neighbours 4·w·d rows away
+  // and make few neighbours cross a tile's edge (generators.hpp).
   const bool small = 4 * nz * nx <= 1024;
-  const std::int64_t tile = std::min(model.tile_x > 0 ? model.tile_x : small ? nx : 8, nx);
-  const std::int64_t tile_z = std::min(model.tile_z > 0              ? model.tile_z
-                                       : model.tile_x == 0 && !small ? 16
-                                                                     : nz,
-                                       nz);
-  const std::int64_t column_sites = tile * ny * nz;  // one full column of tiles along z
-  auto width = [=](std::int64_t tx) { return std::min(tile, nx - tx * tile); };
-  auto depth = [=](std::int64_t tz) { return std::min(tile_z, nz - tz * tile_z); };
+  const std::int64_t tile_x = model.tile_x > 0 ? model.tile_x : small ? nx : 8;
+  const std::int64_t tile_z = model.tile_z > 0              ? model.tile_z
+                              : model.tile_x == 0 && !small ? 16
+                                                            : nz;
+  const TiledGrid grid(nz, nx, ny, tile_z, tile_x);  // z fastest, then x, y streaming
   auto site = [=](std::int64_t cx, std::int64_t cy, std::int64_t cz) {
-    cx = (cx + nx) % nx;
-    cy = (cy + ny) % ny;
-    const std::int64_t tx = cx / tile, tz = cz / tile_z, w = width(tx);
-    const std::int64_t first = tx * column_sites + tz * tile_z * w * ny;  // the tile's
-    return (first + cz - tz * tile_z + depth(tz) * (cx - tx * tile + w * cy)) * 4;
+    return grid.index(cz, (cx + nx) % nx, (cy + ny) % ny) * 4;
   };
   const RowGenerator<T> row = [=](std::int64_t r, auto& e) {
-    const std::int64_t s = r / 4, tx = s / column_sites, w = width(tx);
-    const std::int64_t in_column = s - tx * column_sites, tz = in_column / (tile_z * w * ny);
-    const std::int64_t d = depth(tz), in_tile = in_column - tz * tile_z * w * ny;
-    const std::int64_t z = tz * tile_z + in_tile % d, x = tx * tile + in_tile / d % w,
-                       y = in_tile / (d * w);
+    const auto [z, x, y] = grid.point(r / 4);
     const int a = static_cast<int>(r % 4);
     const std::array<std::array<std::int64_t, 3>, 3> step{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
     for (int j = 0; j < 3; ++j) {
