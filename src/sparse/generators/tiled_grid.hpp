@@ -20,8 +20,6 @@ struct TiledGrid {
   TiledGrid(std::int64_t na_, std::int64_t nb_, std::int64_t nc_, std::int64_t ta, std::int64_t tb)
       : na(na_), nb(nb_), nc(nc_), tile_a(std::min(ta, na_)), tile_b(std::min(tb, nb_)) {}
 
-  std::int64_t points() const { return na * nb * nc; }
-
   /// The number of lattice point (a, b, c), all within the lattice.
   std::int64_t index(std::int64_t a, std::int64_t b, std::int64_t c) const {
     const std::int64_t ta = a / tile_a, tb = b / tile_b, w = width(ta), h = height(tb);
