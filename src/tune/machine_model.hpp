@@ -3,7 +3,8 @@
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
 // per process and rank count (a dgemm, rank-16 and rank-64 updates, a STREAM triad, the one-stage
 // tridiagonalization's tile product in and out of cache, a small bulge chase and its
-// back-transform, an allreduce ping: ≈ 0.5 s, the same on every rank); the per-stage
+// back-transform, a divide & conquer and a Householder back-transform of order 1024, an
+// allreduce ping: ≈ 1 s, the same on every rank); the per-stage
 // efficiencies (fractions of those rates the stages reach) are measured constants of
 // tseig's kernels, documented in machine_model.cpp.
 #include <mpi.h>
@@ -33,6 +34,12 @@ struct MachineRates {
   /// tseig's stage-4 kernel (the chase's reflectors applied to a block of columns) per
   /// rank, all ranks running.
   double band_backtransform_gflops = 0;
+  /// tseig's divide & conquer (order 1024, all vectors, one rank alone) in GFlop/s of
+  /// 4/3·n³, per rank, all ranks running.
+  double tridiagonal_solve_gflops = 0;
+  /// tseig's compact-WY Householder back-transform (order 1024, 1024 columns, one rank
+  /// alone) in GFlop/s of 2·n³, per rank, all ranks running.
+  double householder_gflops = 0;
   /// The one-stage tridiagonalization's memory-bound kernel (both products of a tile of
   /// the lower triangle in one pass) in GB/s of the tile read per rank, all ranks
   /// running: on a tile beyond every cache, on one of at most 2 MiB (the panel's column

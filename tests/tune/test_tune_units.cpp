@@ -114,8 +114,9 @@ tune::Signature signature(char type, int n, int nev, int ranks) {
 TEST(TuneModel, RanksSolversLikeTheMeasurements) {
   // Rates of a 2-core AVX-512 machine (issue 13's table: two_stage last at nev = N, its
   // lead growing as nev falls: it moves most of its flops into GEMM-rich stages).
-  // The chase: 5.1 GFlop/s on 2 ranks. The rank-64 updates, tile products and stage-4
-  // kernel at the rates that reproduce that table's stage times.
+  // The chase: 5.1 GFlop/s on 2 ranks. The rank-64 updates, tile products, stage-4
+  // kernel, divide & conquer and Householder back-transform at the rates that reproduce
+  // that table's stage times.
   tune::MachineRates r{.gemm_gflops = 50.6,
                        .panel_gemm_gflops = 34.4,
                        .stream_gbs = 10.0,
@@ -123,6 +124,8 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
                        .network_gbs = 5.0,
                        .bulge_chase_gflops = 2.5,
                        .band_backtransform_gflops = 18.2,
+                       .tridiagonal_solve_gflops = 12.7,
+                       .householder_gflops = 22.4,
                        .symv_gbs = 23.4};
   auto t = [&](Solver s, int nev) {
     return tune::predict(s, signature('d', 4000, nev, 2), 64, r).total;
