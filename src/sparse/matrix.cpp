@@ -90,6 +90,7 @@ template <class T>
 void store_rows(MatrixData<T>& d, CrsStorage<T>&& crs, const SparseTuneParameters& tune) {
   const int rows = crs.rows();
   d.format = tune.format;
+  d.prefetch_x = tune.prefetch_x;
   d.crs = {};
   d.sell = {};
   d.interior.clear();

@@ -27,6 +27,7 @@ struct MatrixData {
   std::int64_t nonzeros = 0;
   int max_halo_rows = 0;  // over all ranks: the halo room of every operand block
   SparseFormat format = SparseFormat::crs;
+  int prefetch_x = -1;  // SparseTuneParameters::prefetch_x
   CrsStorage<T> crs;    // empty when format is SELL-C-σ
   SellStorage<T> sell;  // empty when format is CRS
   HaloPlan halo;

@@ -55,7 +55,8 @@ std::string sparse_choice_json(const sparse::SparseTuneParameters& t) {
          ",\"sell_sigma\":" + std::to_string(t.sell_sigma) +
          ",\"block_width\":" + std::to_string(t.block_width) +
          ",\"pipeline_blocks\":" + std::to_string(t.pipeline_blocks) +
-         ",\"rr_distributed_min\":" + std::to_string(t.rr_distributed_min) + "}";
+         ",\"rr_distributed_min\":" + std::to_string(t.rr_distributed_min) +
+         ",\"prefetch_x\":" + std::to_string(t.prefetch_x) + "}";
 }
 
 sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
@@ -80,6 +81,12 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
   t.rr_distributed_min = number("rr_distributed_min");
   if (v.find("block_width")) t.block_width = number("block_width");
   if (v.find("pipeline_blocks")) t.pipeline_blocks = number("pipeline_blocks");
+  if (const JsonValue* p = v.find("prefetch_x")) {
+    if (!p->is(JsonValue::Kind::number) ||
+        (p->number() != -1 && p->number() != 0 && p->number() != 1))
+      throw Error(ErrorCode::io_error, "sparse tuning choice: 'prefetch_x' is not -1, 0 or 1");
+    t.prefetch_x = static_cast<int>(p->number());
+  }
   if (t.sell_sigma % t.sell_chunk != 0)
     throw Error(ErrorCode::io_error,
                 "sparse tuning choice: sell_sigma is not a multiple of sell_chunk");
@@ -100,6 +107,7 @@ sparse::SparseTuneParameters merged(const sparse::SparseTuneParameters& user,
   if (user.pipeline_blocks == d.pipeline_blocks) out.pipeline_blocks = tuned.pipeline_blocks;
   if (user.rr_distributed_min == d.rr_distributed_min)
     out.rr_distributed_min = tuned.rr_distributed_min;
+  if (user.prefetch_x == d.prefetch_x) out.prefetch_x = tuned.prefetch_x;
   return out;
 }
 

@@ -41,15 +41,18 @@ std::pair<std::int64_t, std::int64_t> my_rows(int variant) {
 
 std::vector<SparseTuneParameters> formats() {
   // On one node the interior rows are swept while the halo travels only when asked for
-  // (overlap_halo = 1): both paths are checked.
-  SparseTuneParameters crs, crs_overlap, sell_small, sell_warp;
+  // (overlap_halo = 1): both paths are checked, and CRS with its X-row prefetch forced on
+  // (at every width) and off.
+  SparseTuneParameters crs, crs_overlap, crs_prefetch, crs_no_prefetch, sell_small, sell_warp;
   crs_overlap.overlap_halo = sell_small.overlap_halo = 1;
+  crs_prefetch.prefetch_x = 1;
+  crs_no_prefetch.prefetch_x = 0;
   sell_small.format = sell_warp.format = SparseFormat::sell_c_sigma;
   sell_small.sell_chunk = 4;
   sell_small.sell_sigma = 8;
   sell_warp.sell_chunk = 32;
   sell_warp.sell_sigma = 32;
-  return {crs, crs_overlap, sell_small, sell_warp};
+  return {crs, crs_overlap, crs_prefetch, crs_no_prefetch, sell_small, sell_warp};
 }
 
 /// Row-major product of the dense n × n matrix and an n × nb block.

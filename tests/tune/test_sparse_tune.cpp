@@ -92,13 +92,24 @@ TEST(SparseTune, MeasuresStoresAndReadsBack) {
   o.tune_file = file.path;
   const SparseAutotuneResult r = autotune(a, o);
   EXPECT_EQ(r.stored_in, file.path);
-  // CRS, two SELL, the filter's series on one block and two in turn, two orders on one
-  // rank and the grid.
-  ASSERT_EQ(r.trials.size(), 3u + 2u + 4u);
-  EXPECT_EQ(r.trials[3].what, "filter, 1 block at a time");
-  EXPECT_EQ(r.trials[4].what, "filter, 2 blocks in turn");
+  // CRS with its X-row prefetch as by default, forced on and forced off, two SELL, the
+  // filter's series on one block and two in turn, two orders on one rank and the grid.
+  ASSERT_EQ(r.trials.size(), 3u + 2u + 2u + 4u);
+  const std::size_t f = 5;
+  EXPECT_EQ(r.trials[1].what, "crs, X rows prefetched");
+  EXPECT_EQ(r.trials[2].what, "crs, no prefetch");
+  EXPECT_EQ(r.trials[3].what, "sell-4-8");
+  // A forced prefetch replaces the default only when 3 % faster (the faster one if both),
+  // and only while CRS stays.
+  const double crs = 0.97 * r.trials[0].seconds, on = r.trials[1].seconds,
+               off = r.trials[2].seconds;
+  const int prefetch = off < std::min(on, crs) ? 0 : on < crs ? 1 : -1;
+  EXPECT_EQ(r.best.prefetch_x, r.best.format == SparseFormat::crs ? prefetch : -1);
+  EXPECT_TRUE(agreed(r.best.prefetch_x));
+  EXPECT_EQ(r.trials[f].what, "filter, 1 block at a time");
+  EXPECT_EQ(r.trials[f + 1].what, "filter, 2 blocks in turn");
   EXPECT_TRUE(r.best.pipeline_blocks == 1 || r.best.pipeline_blocks == 2);
-  EXPECT_EQ(r.best.pipeline_blocks == 2, r.trials[4].seconds < 0.97 * r.trials[3].seconds);
+  EXPECT_EQ(r.best.pipeline_blocks == 2, r.trials[f + 1].seconds < 0.97 * r.trials[f].seconds);
   EXPECT_TRUE(agreed(r.best.pipeline_blocks));
   EXPECT_EQ(r.trials[0].what, "crs");
   for (const auto& t : r.trials) EXPECT_GT(t.seconds, 0) << t.what;
@@ -116,6 +127,7 @@ TEST(SparseTune, MeasuresStoresAndReadsBack) {
   EXPECT_EQ(back.rr_distributed_min, r.best.rr_distributed_min);
   EXPECT_EQ(back.block_width, 4);  // ChebFD's kernel: the width it was timed at
   EXPECT_EQ(back.pipeline_blocks, r.best.pipeline_blocks);
+  EXPECT_EQ(back.prefetch_x, r.best.prefetch_x);
   // The entry is ChebFD's: LOBPCG's kernel has none.
   EXPECT_FALSE(cached_tuning(a, TunedKernel::spmmv, file.path).has_value());
 
@@ -136,6 +148,7 @@ TEST(SparseTune, UserValuesAreKept) {
   cached.rr_distributed_min = 300;
   cached.block_width = 4;
   cached.pipeline_blocks = 3;
+  cached.prefetch_x = 0;
   file.write("{\"tseig_tune_format\":1,\"entries\":{\"" + sig.key() +
              "\":{\"choice\":" + tune::sparse_choice_json(cached) + "}}}");
   const SparseTuneParameters all = tuned_parameters(a, TunedKernel::spmmv, {}, file.path);
@@ -145,11 +158,13 @@ TEST(SparseTune, UserValuesAreKept) {
   EXPECT_EQ(all.rr_distributed_min, 300);
   EXPECT_EQ(all.block_width, 4);
   EXPECT_EQ(all.pipeline_blocks, 3);
+  EXPECT_EQ(all.prefetch_x, 0);
 
   SparseTuneParameters user = sell(4, 4);
   user.rr_distributed_min = 77;
   user.block_width = 16;
   user.pipeline_blocks = 2;
+  user.prefetch_x = 1;
   EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user);
   SparseTuneParameters crs_user;
   crs_user.rr_distributed_min = 50;
@@ -175,7 +190,9 @@ TEST(SparseTune, BadEntriesAndOptions) {
                     "\"rr_distributed_min\":10}"),
         std::string("{\"format\":\"crs\",\"sell_chunk\":8,\"sell_sigma\":8}"),
         std::string("{\"format\":\"crs\",\"sell_chunk\":0,\"sell_sigma\":8,"
-                    "\"rr_distributed_min\":10}")}) {
+                    "\"rr_distributed_min\":10}"),
+        std::string("{\"format\":\"crs\",\"sell_chunk\":8,\"sell_sigma\":8,"
+                    "\"rr_distributed_min\":10,\"prefetch_x\":2}")}) {
     file.write("{\"tseig_tune_format\":1,\"entries\":{\"" + key + "\":{\"choice\":" + choice +
                "}}}");
     EXPECT_EQ(tuned_parameters(a, TunedKernel::spmmv, user, file.path), user) << choice;

@@ -3,11 +3,11 @@
 // storage format (CRS or SELL-C-σ with its C and σ) by the kernel a solver will run, and
 // the order from which Rayleigh–Ritz is faster on the distributed dense solver than on
 // one rank, for ChebFD whether its filter's blocks should take turns (pipeline_blocks),
-// and stores them in the tuning cache (the dense tuner's file, under a key of
-// the matrix's shape, the rank count and the kernel). tseig-tune's sparse mode adds
-// ChebFD's block width, timed by whole ChebFD solves. tuned_parameters reads them back
-// for a later run: the cache, else the defaults of SparseTuneParameters; a knob the user
-// set is never replaced.
+// with CRS whether its sweep should prefetch the X rows (prefetch_x), and stores them in the tuning
+// cache (the dense tuner's file, under a key of the matrix's shape, the rank count and the kernel).
+// tseig-tune's sparse mode adds ChebFD's block width, timed by whole ChebFD solves.
+// tuned_parameters reads them back for a later run: the cache, else the defaults of
+// SparseTuneParameters; a knob the user set is never replaced.
 #include <optional>
 #include <string>
 #include <utility>

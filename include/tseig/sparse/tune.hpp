@@ -65,6 +65,13 @@ struct SparseTuneParameters {
   /// boundary rows lie scattered through the tiles: aug_spmmv and chebfd_op 2–7 % faster
   /// at nb = 8–64; the Laplacian unchanged).
   int overlap_halo = -1;
+  /// Whether the CRS sweep prefetches into L2, four rows ahead, the X rows each row will
+  /// read (1) or leaves them to the hardware (0). −1 (default): 1 for block rows of at
+  /// least 256 bytes (complex double nb ≥ 16, double nb ≥ 32), where the AVX-512 Xeon VM
+  /// ran aug_spmmv on the TI 64³ at nb = 16 / 32 / 64 at 25 / 18 / 16 → 28 / 27 / 23
+  /// GFlop/s with it. Machines differ: on a Zen 3 VM it cost the TI 10 % at nb = 16 and
+  /// 20 % at nb = 64 and gained 20 % at nb = 32, so the tuner times both (CRS only).
+  int prefetch_x = -1;
 
   bool operator==(const SparseTuneParameters&) const = default;
 };

@@ -76,13 +76,18 @@ struct RowSum {
 
 // Wide block rows: the X rows that row i + prefetch_rows_ahead reads are fetched into
 // L2 ahead of time. A row's far neighbours come from the last-level cache or memory, and
-// with a row taking hundreds of cycles of multiply-adds the core does not run ahead far
-// enough to overlap them (TI 64³ on one core of the AVX-512 Xeon VM: aug_spmmv at
-// nb = 16 / 32 / 64 25 / 18 / 16 → 28 / 27 / 23 GFlop/s). Narrow rows lose by it (nb ≤ 4
-// complex: −15 %): their prefetches cost as much as the loads they cover.
+// with a row taking hundreds of cycles of multiply-adds the core may not run ahead far
+// enough to overlap them (SparseTuneParameters::prefetch_x gives the measurements).
+// Narrow rows lose by it (nb ≤ 4 complex: −15 %): their prefetches cost as much as the
+// loads they cover, so the default keeps them to rows of 256 bytes and more.
 template <class T, int NB>
-inline constexpr bool prefetch_operands = NB * sizeof(T) >= 256;
+inline constexpr bool prefetch_by_default = NB * sizeof(T) >= 256;
 inline constexpr int prefetch_rows_ahead = 4;
+
+template <class T, int NB>
+bool prefetches(const MatrixData<T>& d) {
+  return d.prefetch_x < 0 ? prefetch_by_default<T, NB> : d.prefetch_x > 0;
+}
 
 template <class T>
 inline void prefetch_x_rows(const std::int64_t* ptr, const std::int32_t* col, const T* x, int ldx,
@@ -95,7 +100,7 @@ inline void prefetch_x_rows(const std::int64_t* ptr, const std::int32_t* col, co
 
 template <int NB, class T, class Op>
 void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
-               Op& op) {
+               bool prefetch, Op& op) {
   const std::int64_t* __restrict ptr = a.row_ptr.data();
   const std::int32_t* __restrict col = a.col.data();
   const T* __restrict val = a.val.data();
@@ -108,9 +113,8 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
   constexpr int chains = std::max(1, 8 / (L::count * (L::complex ? 2 : 1)));
   for (const auto& [first, last] : ranges)
     for (int i = first; i < last; ++i) {
-      if constexpr (prefetch_operands<T, NB>)
-        if (i + prefetch_rows_ahead < last)
-          prefetch_x_rows(ptr, col, x, ldx, i + prefetch_rows_ahead, NB * sizeof(T));
+      if (prefetch && i + prefetch_rows_ahead < last)
+        prefetch_x_rows(ptr, col, x, ldx, i + prefetch_rows_ahead, NB * sizeof(T));
       for (int part = 0; part < NB / W; ++part) {
         const T* xp = x + part * W;
         std::array<RowSum<W, T>, chains> sums;
@@ -180,7 +184,7 @@ void sweep_posted(const MatrixData<T>& d, HaloExchange<T>& halo, T* x, int ldx, 
     auto op = make_op(width, first);
     auto run = [&](const UnitRanges& units) {
       if (d.format == SparseFormat::crs)
-        crs_sweep<NB>(d.crs, units, x + first, ldx, op);
+        crs_sweep<NB>(d.crs, units, x + first, ldx, prefetches<T, NB>(d), op);
       else
         sell_sweep<NB>(d.sell, units, x + first, ldx, op);
     };

@@ -13,9 +13,9 @@
 namespace tseig::sparse {
 
 inline void append_tune(std::vector<int>& values, const SparseTuneParameters& t) {
-  values.insert(values.end(),
-                {static_cast<int>(t.format), t.sell_chunk, t.sell_sigma, t.block_width,
-                 t.pipeline_blocks, t.rr_distributed_min, t.lobpcg_recompute_hx, t.overlap_halo});
+  values.insert(values.end(), {static_cast<int>(t.format), t.sell_chunk, t.sell_sigma,
+                               t.block_width, t.pipeline_blocks, t.rr_distributed_min,
+                               t.lobpcg_recompute_hx, t.overlap_halo, t.prefetch_x});
 }
 
 /// Collective: Error(invalid_argument) on every rank unless all ranks passed `values`.

@@ -4,7 +4,9 @@
 // noise. The Rayleigh–Ritz threshold is the smallest timed order from which the grid
 // solve is faster at that order and every larger one timed. For ChebFD, its filter's
 // Chebyshev series on one block and on two taking turns (pipeline_blocks) per block
-// step: the pair replaces one block at a time only when faster by the same margin.
+// step: the pair replaces one block at a time only when faster by the same margin. CRS
+// is timed with its X-row prefetch forced on and off too (prefetch_x), and SELL-C-σ must
+// beat the best of the three.
 #include "tseig/sparse/autotune.hpp"
 
 #include <algorithm>
@@ -150,6 +152,19 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
   const double crs_seconds = time_kernel(base, o);
   r.trials.push_back({"crs", crs_seconds});
   double best = crs_seconds * switch_margin;
+  // CRS with the X-row prefetch forced on and off (the default is one of the two by the
+  // row's width), then SELL-C-σ against the best of them; each must win by the margin.
+  for (int p : {1, 0}) {
+    SparseTuneParameters t;
+    t.prefetch_x = p;
+    const double seconds = time_kernel(base.with_format(t), o);
+    r.trials.push_back({p ? "crs, X rows prefetched" : "crs, no prefetch", seconds});
+    if (seconds < best) {
+      best = seconds;
+      r.best.prefetch_x = p;
+    }
+  }
+  if (r.best.prefetch_x >= 0) best *= switch_margin;
   for (const auto& [c, s] : o.sell_candidates) {
     SparseTuneParameters t;
     t.format = SparseFormat::sell_c_sigma;
@@ -162,6 +177,7 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
       r.best.format = t.format;
       r.best.sell_chunk = c;
       r.best.sell_sigma = s;
+      r.best.prefetch_x = crs.prefetch_x;  // the CRS sweep's only
     }
   }
 
