@@ -8,7 +8,6 @@
 #include "tune/machine_model.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -17,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/best_time.hpp"
 #include "core/blas/host.hpp"
 #include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
@@ -29,29 +29,16 @@ namespace tseig::tune {
 
 namespace {
 
-// This rank's best of at least 3 runs and 50 ms on every rank (all ranks run as many, so
-// they stay in step and collective f stay matched): on a 2-core VM whose neighbours take
-// the cores for tens of milliseconds at a time, three 7 ms dgemm runs read 22–35 GFlop/s
-// from one process start to the next.
-double seconds_of(MPI_Comm comm, auto&& f) {
-  double best = std::numeric_limits<double>::infinity(), total = 0;
-  for (int rep = 0;; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    best = std::min(best, s);
-    total += s;
-    double least = total;
-    MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
-    if (rep >= 2 && least >= 0.05) return best;
-  }
-}
+// Each rate is timed by best_time (core/best_time.hpp) over at least 3 runs and 50 ms,
+// the slowest rank's time of each run, all ranks in step: on a 2-core VM whose neighbours
+// take the cores for tens of milliseconds at a time, three 7 ms dgemm runs read 22–35
+// GFlop/s from one process start to the next.
+constexpr double timing_seconds = 0.05;
 
-// Slowest rank's rate: the choice must be the same everywhere, and the slowest rank sets
-// the pace of a collective solve.
-double slowest(MPI_Comm comm, double rate) {
-  MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, comm);
-  return rate;
+// The smallest of the ranks' values: the choice must be the same everywhere.
+double smallest_of(MPI_Comm comm, double value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return value;
 }
 
 // Per-stage efficiencies: fractions of the calibrated rate each stage's kernels run at.
@@ -166,34 +153,35 @@ MachineRates calibrate(MPI_Comm comm) {
   }
   MPI_Barrier(comm);  // every rank past its page faults: the rates are of all ranks running
   {
-    const double s = seconds_of(comm, [&] {
+    const double s = best_time(comm, timing_seconds, [&] {
       blas::gemm('N', 'N', n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
     });
-    r.gemm_gflops = slowest(comm, 2.0 * n * n * n / s * 1e-9);
+    r.gemm_gflops = 2.0 * n * n * n / s * 1e-9;
   }
   {
     // Rank-64 updates (1024 × 1024 += 1024 × 64 · 64 × 1024, C in the triad's second
     // array), the shape of the reductions' trailing updates.
     const int m = 2 * n, k = 64;
-    const double s = seconds_of(
-        comm, [&] { blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y, m); });
-    r.panel_gemm_gflops = slowest(comm, 2.0 * m * m * k / s * 1e-9);
+    const double s = best_time(comm, timing_seconds, [&] {
+      blas::gemm('N', 'N', m, m, k, 1.0, a.data(), m, b.data(), k, 1.0, y, m);
+    });
+    r.panel_gemm_gflops = 2.0 * m * m * k / s * 1e-9;
     // Rank-16 updates (the same C, four per timing: one takes about a millisecond):
     // ρ = rate(16) / rate(64) = 16(64 + h) / (64(16 + h)) gives h.
     const int narrow = 16;
-    const double t = seconds_of(comm, [&] {
+    const double t = best_time(comm, timing_seconds, [&] {
       for (int rep = 0; rep < 4; ++rep)
         blas::gemm('N', 'N', m, m, narrow, 1.0, a.data(), m, b.data(), narrow, 1.0, y, m);
     });
-    const double rho = slowest(comm, 4 * 2.0 * m * m * narrow / t * 1e-9) / r.panel_gemm_gflops;
+    const double rho = 4 * 2.0 * m * m * narrow / t * 1e-9 / r.panel_gemm_gflops;
     r.update_half_rank =
         rho >= 1 ? 0.0 : std::min(64.0, narrow * k * (1 - rho) / std::max(rho * k - narrow, 1e-9));
   }
   {
-    const double s = seconds_of(comm, [&] {
+    const double s = best_time(comm, timing_seconds, [&] {
       for (std::size_t i = 0; i < stream_n; ++i) z[i] = x[i] + 3.0 * y[i];
     });
-    r.stream_gbs = slowest(comm, 3.0 * 8 * stream_n / s * 1e-9);
+    r.stream_gbs = 3.0 * 8 * stream_n / s * 1e-9;
   }
   {
     // The tile product on all three triad arrays as one tile (3547², 96 MiB), then on
@@ -203,11 +191,11 @@ MachineRates calibrate(MPI_Comm comm) {
     // tridiagonalization of complex N = 4000 on one rank 0.65 of its time.
     auto symv_gbs = [&](int m) {
       std::vector<double> v(4 * static_cast<std::size_t>(m), 1.0);
-      const double s = seconds_of(comm, [&] {
+      const double s = best_time(comm, timing_seconds, [&] {
         dense::hermitian_tile_product(m, m, x, m, v.data(), v.data() + m, v.data() + 2 * m,
                                       v.data() + 3 * m);
       });
-      return slowest(comm, 8.0 * m * m / s * 1e-9);
+      return 8.0 * m * m / s * 1e-9;
     };
     r.symv_gbs = symv_gbs(static_cast<int>(std::sqrt(3.0 * stream_n)));
     // What sysfs reports need not be what a rank gets: a VM may show its host's cache
@@ -216,7 +204,7 @@ MachineRates calibrate(MPI_Comm comm) {
     // So tiles of 2, 4, 8 and 16 MiB within that share are timed; the cache reaches as
     // far as they run 1.2× faster than memory, at the slowest of their rates (that VM:
     // 43 GB/s at 2 MiB, 25-28 at 4-16 MiB, 17 beyond).
-    const double share = slowest(comm, last_level_cache_share(comm));
+    const double share = smallest_of(comm, last_level_cache_share(comm));
     const double smallest = std::clamp(share / 2, 1.0 * (1 << 15), 1.0 * (1 << 21));
     auto tile_gbs = [&](double bytes) { return symv_gbs(static_cast<int>(std::sqrt(bytes / 8))); };
     r.symv_cache_gbs = r.symv_reach_gbs = tile_gbs(smallest);
@@ -232,19 +220,19 @@ MachineRates calibrate(MPI_Comm comm) {
     // The bulge chase has its own rate (MachineRates::bulge_chase_gflops): on three
     // 2-core VMs it ran at 5–10 GFlop/s per rank while dgemm ran at 19–51, and at
     // N = 512…4000 within 20 % of one rate (6.7 → 5.7 GFlop/s, one rank).
-    const double s =
-        seconds_of(comm, [&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
-    r.bulge_chase_gflops = slowest(comm, 6.0 * chase_n * chase_n * 64 / s * 1e-9);
+    const double s = best_time(
+        comm, timing_seconds, [&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
+    r.bulge_chase_gflops = 6.0 * chase_n * chase_n * 64 / s * 1e-9;
     // Its reflectors applied to 256 columns (the triad's third array): stage 4's kernel.
     // With 64 columns (four stripes) the grouping of the reflectors, done once per block
     // for all stripes, weighed in: 41 GFlop/s on a 2-core Intel VM where the stage ran at
     // 65-71 and 256 columns at 60 (order 1024 or 4000 alike).
     const dense::BandReflectors<double> q = dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF);
     const int cols = 256;
-    const double t = seconds_of(comm, [&] {
+    const double t = best_time(comm, timing_seconds, [&] {
       dense::backtransform_band(q, z, chase_n, cols, TuneParameters{}.band_sweeps_per_pass);
     });
-    r.band_backtransform_gflops = slowest(comm, 2.0 * chase_n * chase_n * cols / t * 1e-9);
+    r.band_backtransform_gflops = 2.0 * chase_n * chase_n * cols / t * 1e-9;
   }
   {
     // Stage 3 and the Householder back-transforms, run whole at order 1024: fixed fractions
@@ -256,11 +244,11 @@ MachineRates calibrate(MPI_Comm comm) {
     // most deflate (the stage then ran 4× faster than on a random dense matrix's).
     std::vector<double> d(band.begin(), band.begin() + chase_n), e(chase_n - 1);
     for (int i = 0; i + 1 < chase_n; ++i) e[i] = std::sqrt((chase_n - 1 - i) / 2.0);
-    const double s = seconds_of(comm, [&] {
+    const double s = best_time(comm, timing_seconds, [&] {
       dense::Wanted all = dense::Wanted::lowest(chase_n);
       dense::solve_tridiagonal<Device::host, double>(self, d, e, all, &vectors, TuneParameters{});
     });
-    r.tridiagonal_solve_gflops = slowest(comm, 4.0 / 3 * chase_n * chase_n * chase_n / s * 1e-9);
+    r.tridiagonal_solve_gflops = 4.0 / 3 * chase_n * chase_n * chase_n / s * 1e-9;
     // Reflectors from the band's entries, each τ = 2 / ‖v‖² (orthogonal, so repeating
     // the product keeps the vectors' size), applied to the eigenvectors just formed.
     std::vector<double> tau(chase_n - 1);
@@ -273,24 +261,24 @@ MachineRates calibrate(MPI_Comm comm) {
       }
       tau[j] = 2 / norm2;
     }
-    const double t = seconds_of(comm, [&] {
+    const double t = best_time(comm, timing_seconds, [&] {
       dense::backtransform_householder<Device::host>(reflectors, tau, 1, vectors, chase_n,
                                                      TuneParameters{});
     });
-    r.householder_gflops = slowest(comm, 2.0 * chase_n * chase_n * chase_n / t * 1e-9);
+    r.householder_gflops = 2.0 * chase_n * chase_n * chase_n / t * 1e-9;
   }
   if (p > 1) {
     double x = 1;
     const int reps = 50;
-    const double s = seconds_of(comm, [&] {
+    const double s = best_time(comm, timing_seconds, [&] {
       for (int k = 0; k < reps; ++k) MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, comm);
     });
-    r.latency_s = -slowest(comm, -s / reps);
+    r.latency_s = s / reps;
     std::vector<double> v(std::size_t{1} << 18, 1.0);  // 2 MiB
-    const double t = seconds_of(comm, [&] {
+    const double t = best_time(comm, timing_seconds, [&] {
       MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_SUM, comm);
     });
-    r.network_gbs = slowest(comm, 8.0 * v.size() / t * 1e-9);
+    r.network_gbs = 8.0 * v.size() / t * 1e-9;
   }
   return r;
 }

@@ -4,7 +4,7 @@
 // per process and rank count (a dgemm, rank-16 and rank-64 updates, a STREAM triad, the one-stage
 // tridiagonalization's tile product in and out of cache, a small bulge chase and its
 // back-transform, a divide & conquer and a Householder back-transform of order 1024, an
-// allreduce ping: ≈ 1 s, the same on every rank); the per-stage
+// allreduce ping: ≈ 1.5 s, the same on every rank); the per-stage
 // efficiencies (fractions of those rates the stages reach) are measured constants of
 // tseig's kernels, documented in machine_model.cpp.
 #include <mpi.h>
