@@ -73,10 +73,7 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
               static_cast<long long>(m.nonzeros()), to_string(a.kernel), a.block_width);
   for (const SparseTuneTrial& t : trials)
     std::printf("  %-26s %10.5f s\n", t.what.c_str(), t.seconds);
-  std::printf("best: %s%s, Rayleigh-Ritz on the grid from order %d", format_label(r.best).c_str(),
-              r.best.prefetch_x < 0   ? ""
-              : r.best.prefetch_x > 0 ? " (X rows prefetched)"
-                                      : " (no prefetch)",
+  std::printf("best: %s, Rayleigh-Ritz on the grid from order %d", storage_label(r.best).c_str(),
               r.best.rr_distributed_min);
   if (a.kernel == TunedKernel::chebfd_op)
     std::printf(", block width %d, %d block%s in turn", r.best.block_width, r.best.pipeline_blocks,

@@ -66,6 +66,10 @@ TSEIG_API const char* to_string(TunedKernel k);
 /// "crs" or "sell-C-σ" with the numbers (e.g. "sell-32-256"): for reports.
 TSEIG_API std::string format_label(const SparseTuneParameters& t);
 
+/// format_label with CRS's X-row prefetch where it is forced ("crs, no prefetch",
+/// "crs, X rows prefetched"): the storage candidates' names in the tuner's reports.
+TSEIG_API std::string storage_label(const SparseTuneParameters& t);
+
 /// Collective over a.comm(): measures the candidates and stores the best (see the top of
 /// this file). The same result on every rank. Errors (bad options) on every rank.
 template <class T>

@@ -146,6 +146,11 @@ std::string format_label(const SparseTuneParameters& t) {
   return "sell-" + std::to_string(t.sell_chunk) + "-" + std::to_string(t.sell_sigma);
 }
 
+std::string storage_label(const SparseTuneParameters& t) {
+  if (t.format != SparseFormat::crs || t.prefetch_x < 0) return format_label(t);
+  return t.prefetch_x > 0 ? "crs, X rows prefetched" : "crs, no prefetch";
+}
+
 template <class T>
 SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o) {
   check_options(a.comm(), o);
@@ -175,10 +180,7 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
       seconds[c] =
           std::min(seconds[c], time_kernel(c == 0 ? base : base.with_format(candidates[c]), round));
   for (std::size_t c = 0; c < candidates.size(); ++c)
-    r.trials.push_back({c == 1   ? "crs, X rows prefetched"
-                        : c == 2 ? "crs, no prefetch"
-                                 : format_label(candidates[c]),
-                        seconds[c]});
+    r.trials.push_back({storage_label(candidates[c]), seconds[c]});
   // A forced prefetch must beat the default, and SELL-C-σ the best CRS, by the margin.
   std::size_t chosen = 0;
   for (std::size_t c = 1; c < candidates.size(); ++c)
