@@ -162,17 +162,16 @@ void apply_group_complex(const std::complex<R>* v, std::size_t slot, const std::
     vec ar[M][NV] = {}, ai[M][NV] = {};
     for (int i = 0; i < len; ++i) {
       const vec* xp = reinterpret_cast<const vec*>(Sc + static_cast<std::ptrdiff_t>(i) * W);
-      vec x[NV], xs[NV];
+      vec x[NV];
       for (int q = 0; q < NV; ++q) {
         x[q] = xp[q];
         keep_in_register(x[q]);  // one load per vector (see apply_group_real)
-        xs[q] = swap_pairs(x[q], swap);
       }
       for (int k = 0; k < M; ++k) {
         const R ur = v[k * slot + i].real(), ui = v[k * slot + i].imag();
         for (int q = 0; q < NV; ++q) {
           ar[k][q] += ur * x[q];
-          ai[k][q] += ui * xs[q];
+          ai[k][q] += ui * x[q];
         }
       }
     }
@@ -183,7 +182,7 @@ void apply_group_complex(const std::complex<R>* v, std::size_t slot, const std::
     vec F[M][NV], Fs[M][NV];
     for (int k = M - 1; k >= 0; --k)
       for (int q = 0; q < NV; ++q) {
-        vec t = ar[k][q] + ai[k][q] * odd_negative;
+        vec t = ar[k][q] + swap_pairs(ai[k][q], swap) * odd_negative;
         for (int j = k + 1; j < M; ++j) {
           const C skj = s[k * G + j];
           t -= skj.real() * F[j][q] + skj.imag() * Fs[j][q];
