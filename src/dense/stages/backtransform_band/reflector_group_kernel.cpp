@@ -134,12 +134,13 @@ inline vec swap_pairs(vec x, mask swap) {
 #endif
 }
 
-// Complex: a vector holds interleaved (re, im) pairs. conj(u)·x = ur·x + ui·(swap(x)⊙(1,−1))
-// and f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a reflector costs two FMAs per vector and the
-// row one shuffle per vector. M reflectors over chunks of NV vectors of a stripe row:
-// with AVX2 two reflectors over half a row (8 accumulators, the row and its swap fit the
-// 16 registers; a whole row's 16 accumulators spilled to the stack); with AVX-512 four
-// over the whole row (16 accumulators of 32 registers).
+// Complex: a vector holds interleaved (re, im) pairs. Σ conj(u)·x = Σ ur·x +
+// swap(Σ ui·x)⊙(1,−1) (the swap is linear, so it is applied once to the sum) and
+// f·u = ur·f + ui·(swap(f)⊙(−1,1)), so a reflector costs two FMAs per vector. M
+// reflectors over chunks of NV vectors of a stripe row: with AVX2 two reflectors over half
+// a row (8 accumulators; a whole row's 16 spilled to the stack; four reflectors over a
+// quarter row ran 2.5× slower); with AVX-512 four over the whole row (16 accumulators of
+// 32 registers).
 template <class R, int M, int NV>
 void apply_group_complex(const std::complex<R>* v, std::size_t slot, const std::complex<R>* tau,
                          const std::complex<R>* s, int len, std::complex<R>* S) {
