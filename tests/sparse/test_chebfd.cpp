@@ -275,6 +275,30 @@ TEST(SparseChebfd, NearestToTarget) {
   }
 }
 
+// Single precision, whose tolerance (√ε ≈ 3e-4) is not far below the gaps between the
+// levels: exactly the levels up to the k-th nearest, each whole, none beyond. 2D
+// periodic Laplacian 12 × 10 around 2: levels 2 (2-fold) and 1.6499 (4-fold) nearest,
+// then 2.3820 (8-fold) 0.032 further.
+TEST(SparseChebfd, NearestInSinglePrecisionStopsAtTheLevel) {
+  using T = float;
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 12, 10);
+  const std::vector<double> w = dense_spectrum(a);
+  const double target = 2.0;
+  for (int k : {1, 3, 6, 7}) {
+    const EigenResult<T> r = chebfd_nearest(a, target, k, ChebfdOptions{});
+    ASSERT_TRUE(r.converged);
+    std::vector<double> d;
+    for (double v : w) d.push_back(std::abs(v - target));
+    std::sort(d.begin(), d.end());
+    const double kth = d[k - 1];
+    const auto expected =
+        std::count_if(d.begin(), d.end(), [&](double x) { return x <= kth + 1e-4; });
+    EXPECT_EQ(std::ssize(r.eigenvalues), expected) << "k = " << k;
+    for (std::size_t j = 0; j < r.eigenvalues.size(); ++j)
+      EXPECT_NEAR(std::abs(r.eigenvalues[j] - target), d[j], 1e-4) << "k = " << k;
+  }
+}
+
 TEST(SparseChebfd, SmallMatrixRunsTheSubspaceIteration) {
   using T = double;
   const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 5, 7);  // 35 < 5 blocks of 8
