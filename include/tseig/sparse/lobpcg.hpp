@@ -39,6 +39,8 @@ struct LobpcgOptions {
 /// more than nev pairs: a level that still fills the block's last column when the pairs
 /// have converged is solved again with twice the guard columns (+ 4), warm from the pairs
 /// found, until it ends inside the block (iterations and times add up in the result).
+/// Two Ritz values are one level when they differ by at most twice the sum of their
+/// residual bounds ‖Hx − θSx‖/‖x‖, plus rounding.
 template <class T>
 TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LobpcgOptions<T>& options = {},
                                 const Preconditioner<T>& preconditioner = {});

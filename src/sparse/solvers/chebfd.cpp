@@ -28,6 +28,7 @@
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
 #include "sparse/solvers/chebfd_window_setup.hpp"
+#include "sparse/solvers/level_end.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
@@ -331,21 +332,15 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
   auto distance = [&](int j) { return std::abs(static_cast<double>(r.eigenvalues[j]) - target); };
   std::stable_sort(order.begin(), order.end(),
                    [&](int i, int j) { return distance(i) < distance(j); });
-  int count = std::min(k, found);
   const double norm_h = std::max(std::abs(kpm.bounds.lower), std::abs(kpm.bounds.upper));
-  // Each computed value lies within its residual ‖Hx − θx‖ of an eigenvalue (Hermitian),
-  // so two values of one level are at most their two error bounds apart (twice that, and
-  // rounding, for safety). A width from the tolerance instead (10·tol·2‖H‖) merged
-  // distinct levels in single precision: 2D periodic Laplacian 12 × 10, the 6 nearest 2
-  // came back as 14, with the 8-fold level 0.032 beyond the sixth.
-  const double rounding = 8 * std::numeric_limits<real_t<T>>::epsilon() * norm_h;
-  auto bound = [&](int j) {
-    return r.residuals[j] * (norm_h + std::abs(static_cast<double>(r.eigenvalues[j])));
-  };
-  while (count > 0 && count < found &&
-         distance(order[count]) - distance(order[count - 1]) <=
-             2 * (bound(order[count]) + bound(order[count - 1])) + rounding)
-    ++count;  // the rest of a level (or its mirror image) cut by the k-th
+  // The rest of the level (or its mirror image about the target) cut by the k-th.
+  const int count = detail::level_end(
+      std::min(k, found), found, [&](int j) { return distance(order[j]); },
+      [&](int j) {
+        return r.residuals[order[j]] *
+               (norm_h + std::abs(static_cast<double>(r.eigenvalues[order[j]])));
+      },
+      8 * std::numeric_limits<real_t<T>>::epsilon() * norm_h);
   EigenResult<T> out;
   detail::permute_columns(r.eigenvectors, order);
   out.eigenvectors = r.eigenvectors.view(0, count);

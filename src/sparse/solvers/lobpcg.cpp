@@ -29,6 +29,7 @@
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/level_end.hpp"
 #include "sparse/solvers/projected_blocks.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
@@ -238,14 +239,17 @@ void Lobpcg<T>::compute_residuals() {
   agree(comm_, std::span<double>(rel_), times_);
 }
 
-/// nev, grown over the guard columns whose Ritz values belong to the nev-th level.
+/// nev, grown over the guard columns whose Ritz values belong to the nev-th level. While
+/// they are far from converged their bounds are wide and the level with them, so they must
+/// converge before the level can end short of them. (With S, ‖Hx − θSx‖/‖x‖ bounds the
+/// error up to ‖S⁻¹‖: the level rule is an estimate there.)
 template <class T>
 int Lobpcg<T>::wanted() const {
-  const double edge = theta_[nev_ - 1];
-  const double width = 10 * tol_ * (norm_h_ + std::abs(edge) * norm_s_);
-  int w = nev_;
-  while (w < m_ && std::abs(theta_[w] - edge) <= width) ++w;
-  return w;
+  const double scale = norm_h_ + std::abs(theta_[nev_ - 1]) * norm_s_;
+  return detail::level_end(
+      nev_, m_, [&](int j) { return static_cast<double>(theta_[j]); },
+      [&](int j) { return rel_[j] * (norm_h_ + std::abs(theta_[j]) * norm_s_); },
+      8 * std::numeric_limits<R>::epsilon() * scale);
 }
 
 /// One iteration; false when it cannot extend the basis any more (stagnation).
