@@ -25,7 +25,7 @@ usage: comm_model.py compare DIR | predict --n N --np P1,P2,.. [--nb NB] [--b B]
 import argparse, bisect, glob, json, math, os, re, sys
 
 PIECE = 1 << 17        # sum_in_pieces: entries per Allreduce
-DC_MIN_LEAF, DC_MAX_PANEL, DC_CHUNK = 32, 256, 512   # TuneParameters defaults
+DC_MIN_LEAF, DC_CHUNK = 32, 512   # TuneParameters defaults
 WY_WIDTH = 256
 DEFLATION = 0.12       # input-dependent (see docstring); 0 gives the upper bound
 INT = 4
@@ -318,24 +318,22 @@ def backtransform_band(g, k=256):
     return c
 
 
-def dc_merges(c, g, m, ranks, nout, top):
+def dc_merges(c, g, m, ranks):
     """stages/divide_conquer/host.cpp merge over `ranks` ranks (tree.cpp halves the ranks):
-    3 any_short_of_memory (1 int), Allreduce(2m+1), Allreduce(roots, k+1), Reduce(k) and
-    Bcast(k), then one Bcast of k*bw per block of B = min(ceil(k/g), 256) wanted roots."""
+    3 any_short_of_memory (1 int), Allreduce(2m+1), Allreduce(3k+1: roots, their offsets
+    and origin poles), and for k > 2 Reduce(k) and Bcast(k) of the Loewner product and
+    Allreduce(k) of the eigenvectors' scales. Each rank forms the rows of S it needs itself:
+    no part of S travels."""
     if ranks <= 1:
         return
     k = max(1, round(m * (1 - DEFLATION)))
-    kw = k if not top else min(k, round(k * nout / m))
     c.small(ranks, 3)
-    c.coll(ranks, 2 * m + 1, 8).coll(ranks, k + 1, 8)
+    c.coll(ranks, 2 * m + 1, 8).coll(ranks, 3 * k + 1, 8)
     if k > 2:
-        c.coll(ranks, k, 8).coll(ranks, k, 8)
-    B = min(max(math.ceil(k / ranks), 1), DC_MAX_PANEL)
-    c.v[2] += ranks * math.ceil(kw / B)
-    c.v[3] += ranks * k * kw * 8
+        c.coll(ranks, k, 8).coll(ranks, k, 8).coll(ranks, k, 8)
     half = ranks // 2
-    dc_merges(c, g, round(m * half / ranks), half, 0, False)
-    dc_merges(c, g, m - round(m * half / ranks), ranks - half, 0, False)
+    dc_merges(c, g, round(m * half / ranks), half)
+    dc_merges(c, g, m - round(m * half / ranks), ranks - half)
 
 
 def tridiagonal_solve(g):
@@ -345,7 +343,7 @@ def tridiagonal_solve(g):
     kept by its rank (the own part is not sent)."""
     c = C().small(g.P, 5).coll(g.P, g.n, 8)
     active = max(1, min(g.n // DC_MIN_LEAF, g.P))
-    dc_merges(c, g, g.n, active, g.nev, True)
+    dc_merges(c, g, g.n, active)
     chunks = math.ceil(g.nev / DC_CHUNK)
     c.small(g.P, chunks)
     c.v[2] += g.P * chunks

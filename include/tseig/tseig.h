@@ -110,7 +110,7 @@
  *          wy_width             256  Householder back-transforms: reflectors per WY block
  *          multiply_depth       256  generalized problems: block rows per hermitian_multiply pass
  *          dc_min_leaf           32  divide & conquer: smallest leaf (≥ 1)
- *          dc_max_panel         256  divide & conquer merges: widest broadcast panel
+ *          dc_max_panel         256  divide & conquer merges: widest panel of roots
  *          dc_chunk_cols        512  divide & conquer: columns per round into the block-cyclic Z
  *          cache_limit_mb        -1  work-array cache limit in MiB (-1: keep the process's)
  * Getting a parameter that was never set and has no default gives

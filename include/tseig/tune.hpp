@@ -27,7 +27,8 @@ struct TuneParameters {
   /// Divide & conquer: the smallest subproblem solved by LAPACK ?stedc on one rank; a
   /// matrix of order n is spread over at most n / dc_min_leaf ranks.
   int dc_min_leaf = 32;
-  /// Divide & conquer merges: most secular-eigenvector columns broadcast in one panel.
+  /// Divide & conquer merges: most roots of the secular equation solved by a rank in one
+  /// block, and most secular-eigenvector columns applied in one GEMM panel.
   int dc_max_panel = 256;
   /// Divide & conquer: eigenvector columns per round when moved to the block-cyclic Z.
   int dc_chunk_cols = 512;

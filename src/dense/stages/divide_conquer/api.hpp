@@ -2,8 +2,8 @@
 // One divide & conquer merge over the ranks that hold a subproblem's rows: the merged
 // eigenvectors are blockdiag(Q1, Q2)·G·S (G: deflation rotations, S: secular
 // eigenvectors). Rows stay where they are, so each rank multiplies its own rows of
-// blockdiag(Q1, Q2)·G by panels of S broadcast from the rank that formed them; no part
-// of Q moves between ranks.
+// blockdiag(Q1, Q2)·G by panels of the rows of S they need, which it forms itself from
+// the roots (three numbers per root travel); no part of Q or S moves between ranks.
 //
 // A merge may also leave its result factored, Q = blockdiag(Q1, Q2)·M with M = G·S,
 // and not multiply at all. Its parent then forms blockdiag(Q1, Q2)·(M·S_parent) for
@@ -52,9 +52,10 @@ struct Piece {
 /// (0-based in ascending order; all of them below the top merge). factor_for > 0
 /// (plain inputs, nout = all): the parent will form only factor_for columns, and the
 /// result is left factored when that costs this rank fewer flops than forming it (each
-/// rank decides for its own rows: a rank's piece stands on its own). S is broadcast in
-/// panels of at most tune.dc_max_panel columns. Never throws std::bad_alloc: a rank short
-/// of memory (or a piece of `mine` marked so) gives every rank a piece marked out_of_memory.
+/// rank decides for its own rows: a rank's piece stands on its own). The roots are solved
+/// in blocks of at most tune.dc_max_panel per rank, and S is applied in panels as wide. Never
+/// throws std::bad_alloc: a rank short of memory (or a piece of `mine` marked so) gives every rank
+/// a piece marked out_of_memory.
 template <Device D, class R>
 Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int hi, R beta,
                int first, int nout, int factor_for, const TuneParameters& tune);

@@ -1,10 +1,14 @@
 // Distributed merge: deflation and the secular poles are computed identically on every
-// rank; roots are solved in blocks of B per rank, and each block's eigenvectors form one
-// panel of S that its owner broadcasts and every rank multiplies with a local GEMM (or,
-// for a factored result, collects into M).
+// rank; roots are solved in blocks of B per rank and shared as three numbers each (the
+// root, its origin pole and its offset from it), from which every rank forms the rows of
+// the secular eigenvectors S that its own rows need, panel by panel, and multiplies them
+// with a local GEMM (or, for a factored result, collects S into M). Before, each panel of S
+// (k × B) was broadcast from the rank that formed it: k² entries to every rank per merge,
+// whatever the rank count.
 #include "dense/stages/divide_conquer/api.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <new>
 
 #include "core/blas/host.hpp"
@@ -172,9 +176,12 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
     for (int j = 0; j < k; ++j)
       if ((j / B) % g == me) my_roots.push_back(j);
     sh = solve_secular(df, my_roots, first, nout);
-    roots.assign(k + 1, R(0));
+    // [root | tau | origin | failed]: zeros where another rank solved the root.
+    roots.assign(3 * static_cast<std::size_t>(k) + 1, R(0));
     std::copy(sh.root.begin(), sh.root.end(), roots.begin());
-    roots[k] = sh.failed ? 1 : 0;
+    std::copy(sh.tau.begin(), sh.tau.end(), roots.begin() + k);
+    std::copy(sh.origin.begin(), sh.origin.end(), roots.begin() + 2 * k);
+    roots[3 * k] = sh.failed ? 1 : 0;
     prod = std::move(sh.zprod);
   } catch (const std::bad_alloc&) {
     short_here = true;
@@ -182,7 +189,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   if (any_short_of_memory(comm, g, short_here)) return give_up();
   const int k = df.k();
   if (g > 1) {
-    MPI_Allreduce(MPI_IN_PLACE, roots.data(), k + 1, mpi_type<R>(), MPI_SUM, comm);
+    MPI_Allreduce(MPI_IN_PLACE, roots.data(), 3 * k + 1, mpi_type<R>(), MPI_SUM, comm);
     // Reduce then broadcast: every rank must use the very same ẑ.
     if (k > 2) {
       MPI_Reduce(me == 0 ? MPI_IN_PLACE : prod.data(), prod.data(), k, mpi_type<R>(), MPI_PROD, 0,
@@ -190,7 +197,9 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       MPI_Bcast(prod.data(), k, mpi_type<R>(), 0, comm);
     }
   }
-  out.failed = out.failed || roots[k] != 0;
+  out.failed = out.failed || roots[3 * k] != 0;
+  const R* tau = roots.data() + k;
+  auto origin = [&](int j) { return static_cast<int>(roots[2 * k + j]); };
 
   std::vector<R> zhat;
   std::vector<cached_vector<R>> Y;
@@ -199,15 +208,24 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   // Roots with eigenvectors: [j_lo, j_hi), a contiguous run, as the roots ascend.
   int j_lo = 0, j_hi = 0;
   std::vector<std::vector<int>> idx;  // per segment: the rows of S (non-deflated poles) it uses
-  cached_vector<R> S, Sh, tmp;
-  std::vector<R> delta;
+  std::vector<R> scale;               // per root: 1/‖ẑ./delta‖ (k > 2)
+  std::vector<R> two;                 // k ≤ 2: the k × k secular eigenvectors themselves
+  cached_vector<R> Sh, tmp;
   SegmentGemm<D, R> gemms;
   auto target = [&](std::size_t i, int pos) {
     return seg[i].B ? Y[i].data() + static_cast<long>(pos) * seg[i].len
                     : out.q.data() + static_cast<long>(pos) * rows + seg[i].off;
   };
   try {
-    if (k > 2) zhat = lowner_z(prod, df.z);
+    if (k > 2) {
+      zhat = lowner_z(prod, df.z);
+      scale.assign(k, R(0));  // this rank's wanted roots; summed below
+      for (int j : sh.kept) scale[j] = secular_scale(df, zhat.data(), origin(j), tau[j]);
+    } else {
+      two.assign(static_cast<std::size_t>(k) * k, R(0));
+      for (int j = 0; j < k; ++j)
+        if (!two_pole_vector(df, j, two.data() + static_cast<long>(j) * k)) out.failed = true;
+    }
 
     // Where a segment's column of the result goes: straight into out.q, or into Y (len ×
     // cols) when B·Y follows. A factored result collects S (m × cols) instead.
@@ -288,11 +306,8 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       }
     }
     filled.clear();
-    // The panel buffers at their largest now: the loop below allocates nothing between
-    // its broadcasts.
+    // The panel buffers at their largest now: the loop below allocates nothing.
     const long bw_max = std::min(B, j_hi - j_lo);
-    S.resize(k * bw_max);
-    delta.resize(k);
     Sh.resize(kh_max * bw_max);
     tmp.resize(len_max * bw_max);
     gemms = SegmentGemm<D, R>(seg.size());
@@ -304,27 +319,23 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
   if (!factored)
     for (std::size_t i = 0; i < seg.size(); ++i)
       gemms.set(i, seg[i].len, static_cast<int>(idx[i].size()), seg[i].v, seg[i].ld, j_hi - j_lo);
-  std::size_t kept_next = 0;
-  // Block b of the roots, [b·B, (b + 1)·B), was solved by rank b mod g.
+  if (g > 1 && k > 2) MPI_Allreduce(MPI_IN_PLACE, scale.data(), k, mpi_type<R>(), MPI_SUM, comm);
+  // Every wanted root was solved by one rank (?laed4 keeps each root between its poles);
+  // one missing or not finite is a failure, never a zero or wrong vector.
+  for (int j = j_lo; j < j_hi && k > 2; ++j)
+    if (!(scale[j] > 0 && scale[j] < std::numeric_limits<R>::infinity())) out.failed = true;
+  // Entry i of root j's unit eigenvector.
+  auto entry = [&](int i, int j) {
+    return k > 2 ? zhat[i] / secular_delta(df, i, origin(j), tau[j]) * scale[j]
+                 : two[i + static_cast<long>(j) * k];
+  };
   for (int j0 = j_lo; j0 < j_hi;) {
-    const int bw = std::min((j0 / B + 1) * B, j_hi) - j0, owner = (j0 / B) % g;
-    if (owner == me)
-      for (int c = 0; c < bw; ++c, ++kept_next) {
-        // The kept roots are this rank's wanted ones in order, as ?laed4 keeps each root
-        // between its poles; anything else is a failure, not a wrong vector.
-        if (kept_next >= sh.kept.size() || sh.kept[kept_next] != j0 + c ||
-            !secular_vector(df, j0 + c, zhat.data(), delta.data(),
-                            S.data() + static_cast<long>(c) * k)) {
-          out.failed = true;
-          break;
-        }
-      }
-    if (g > 1) MPI_Bcast(S.data(), k * bw, mpi_type<R>(), owner, comm);
+    const int bw = std::min((j0 / B + 1) * B, j_hi) - j0;
     if (factored) {
-      for (int c = 0; c < bw; ++c)
-        for (int i = 0; i < k; ++i)
-          S_all[df.column[i] + static_cast<long>(root_pos[j0 + c] - first) * m] =
-              S[i + static_cast<long>(c) * k];
+      for (int c = 0; c < bw; ++c) {
+        R* col = S_all.data() + static_cast<long>(root_pos[j0 + c] - first) * m;
+        for (int i = 0; i < k; ++i) col[df.column[i]] = entry(i, j0 + c);
+      }
       j0 += bw;
       continue;
     }
@@ -332,8 +343,7 @@ Piece<R> merge(MPI_Comm comm, std::vector<Piece<R>> mine, int lo, int mid, int h
       const int kh = static_cast<int>(idx[i].size()), len = seg[i].len;
       if (seg[i].rows == 0 || kh == 0) continue;
       for (int c = 0; c < bw; ++c)
-        for (int r = 0; r < kh; ++r)
-          Sh[r + static_cast<long>(c) * kh] = S[idx[i][r] + static_cast<long>(c) * k];
+        for (int r = 0; r < kh; ++r) Sh[r + static_cast<long>(c) * kh] = entry(idx[i][r], j0 + c);
       gemms.multiply(i, bw, Sh.data(), tmp.data());
       for (int c = 0; c < bw; ++c)
         std::copy_n(tmp.data() + static_cast<long>(c) * len, len,

@@ -20,17 +20,30 @@ SecularShare<R> solve_secular(const Deflation<R>& df, const std::vector<int>& mi
   const int k = df.k();
   SecularShare<R> out;
   out.root.assign(k, R(0));
-  if (k > 2) out.zprod.assign(k, R(1));
+  if (k > 2) {
+    out.tau.assign(k, R(0));
+    out.origin.assign(k, R(0));
+    out.zprod.assign(k, R(1));
+  }
   std::vector<R> delta(k);
   for (int j : mine) {
     R lam = 0;
     if (lapack::laed4(k, j, df.lambda.data(), df.z.data(), delta.data(), df.rho, &lam) != 0)
       out.failed = true;
     out.root[j] = lam;
-    // Π over roots j of (pole_i − root_j) / (pole_i − pole_j), j ≠ i; (pole_i − root_i).
-    if (k > 2)
-      for (int i = 0; i < k; ++i)
-        out.zprod[i] *= i == j ? delta[i] : delta[i] / (df.lambda[i] - df.lambda[j]);
+    if (k > 2) {
+      // ?laed4's origin is the root's nearer pole: there its delta is −tau.
+      const int o = j + 1 < k && std::abs(delta[j + 1]) < std::abs(delta[j]) ? j + 1 : j;
+      const R tau = -delta[o];
+      out.tau[j] = tau;
+      out.origin[j] = static_cast<R>(o);
+      // Π over roots j of (pole_i − root_j) / (pole_i − pole_j), j ≠ i; (pole_i − root_i),
+      // from the differences the eigenvectors will be formed with.
+      for (int i = 0; i < k; ++i) {
+        const R d = secular_delta(df, i, o, tau);
+        out.zprod[i] *= i == j ? d : d / (df.lambda[i] - df.lambda[j]);
+      }
+    }
     // Roots ascend, so j roots lie below this one.
     const int pos = j + deflated_not_above(df, lam);
     if (pos >= first && pos < first + nout) out.kept.push_back(j);
@@ -46,29 +59,27 @@ std::vector<R> lowner_z(const std::vector<R>& product, const std::vector<R>& z) 
 }
 
 template <class R>
-bool secular_vector(const Deflation<R>& df, int j, const R* zhat, R* work, R* s) {
-  const int k = df.k();
-  R lam = 0;
-  if (lapack::laed4(k, j, df.lambda.data(), df.z.data(), work, df.rho, &lam) != 0) return false;
-  if (k <= 2) {
-    std::copy(work, work + k, s);
-    return true;
-  }
+R secular_scale(const Deflation<R>& df, const R* zhat, int o, R tau) {
   R norm2 = 0;
-  for (int i = 0; i < k; ++i) {
-    s[i] = zhat[i] / work[i];
-    norm2 += s[i] * s[i];
+  for (int i = 0; i < df.k(); ++i) {
+    const R s = zhat[i] / secular_delta(df, i, o, tau);
+    norm2 += s * s;
   }
-  const R scale = 1 / std::sqrt(norm2);
-  for (int i = 0; i < k; ++i) s[i] *= scale;
-  return true;
+  return 1 / std::sqrt(norm2);
+}
+
+template <class R>
+bool two_pole_vector(const Deflation<R>& df, int j, R* s) {
+  R lam = 0;
+  return lapack::laed4(df.k(), j, df.lambda.data(), df.z.data(), s, df.rho, &lam) == 0;
 }
 
 #define TSEIG_INSTANTIATE(R)                                                                      \
   template int deflated_not_above(const Deflation<R>&, R);                                        \
   template SecularShare<R> solve_secular(const Deflation<R>&, const std::vector<int>&, int, int); \
   template std::vector<R> lowner_z(const std::vector<R>&, const std::vector<R>&);                 \
-  template bool secular_vector(const Deflation<R>&, int, const R*, R*, R*);
+  template R secular_scale(const Deflation<R>&, const R*, int, R);                                \
+  template bool two_pole_vector(const Deflation<R>&, int, R*);
 TSEIG_INSTANTIATE(float)
 TSEIG_INSTANTIATE(double)
 #undef TSEIG_INSTANTIATE
