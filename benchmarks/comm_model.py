@@ -76,8 +76,9 @@ def numroc(n, nb, p, nprocs):
 
 
 class Cfg:
-    def __init__(self, n, nb, pr, pc, s=8, nev=None, b=None, cplx=False):
+    def __init__(self, n, nb, pr, pc, s=8, nev=None, b=None, cplx=False, one_node=False):
         self.n, self.nb, self.pr, self.pc, self.s = n, nb, pr, pc, s
+        self.one_node = one_node   # all ranks on one node: the bulge chase shares its zones
         self.r = s // 2 if cplx else s
         self.P = pr * pc
         self.nev = n if nev is None else nev
@@ -184,7 +185,9 @@ def bulge_chase(g):
     band is cut into `active` chunks (chunk_cuts: widths >= 4b, so active <= ~n/(8b)); a
     2b-column zone (2b*2b entries) crosses each cut twice per sweep that reaches it
     (sweeps s < cut): 2*cut - 3 sends per cut (the -3: the last sweeps near the cut, an
-    end effect read off the loop, not a fit). Then Allreduce of d, e (reals); each rank
+    end effect read off the loop, not a fit). On one node (band_columns.hpp) the zones
+    live in a shared-memory window (2 Allreduce of an int to set it up, a Barrier once
+    filled) and each send carries no bytes. Then Allreduce of d, e (reals); each rank
     keeps only the reflectors its chunk made."""
     n, b = g.n, min(g.b, max(g.n - 1, 1))
     c = C().small(g.P)
@@ -192,10 +195,12 @@ def bulge_chase(g):
     c.small(g.P)                  # allocate_collectively
     if g.P == 1:
         return c
+    if g.one_node:
+        c.small(g.P, 2).small(g.P, 1, 0)
     cut = chunk_cuts(n, b, g.P)
     for x in cut[1:-1]:
         c.v[0] += 2 * x - 3
-        c.v[1] += (2 * x - 3) * 4 * b * b * g.s
+        c.v[1] += 0 if g.one_node else (2 * x - 3) * 4 * b * b * g.s
     c.coll(g.P, n, g.r).coll(g.P, n - 1, g.r)
     return c
 
@@ -433,7 +438,8 @@ def compare(folder):
                 pr, pc = map(int, info.get("grid_used", info["grid"]).split("x"))
                 nb, nev = info.get("nb", nb), info.get("nev", nev)
                 cplx = info.get("type", "d") in ("z", "c")
-            g = Cfg(n, nb, pr, pc, 16 if cplx else 8, nev, nb, cplx)
+            # run_comm_profile.sh runs every rank on this machine
+            g = Cfg(n, nb, pr, pc, 16 if cplx else 8, nev, nb, cplx, one_node=True)
             mod = model(solver, g)
             for st in STAGES[solver]:
                 meas = C()

@@ -76,12 +76,16 @@ struct BandReflectors {
 /// Collective over comm. Band in LAPACK 'L' layout with leading dimension b+1 (lower
 /// triangle, b subdiagonals) of the n×n Hermitian matrix, the same on every rank. The
 /// columns are split into contiguous chunks, one per rank, and the sweeps run through
-/// them as a pipeline: neighbours exchange only the 2b columns around their common edge.
+/// them as a pipeline: neighbours exchange only the 2b columns around their common edge,
+/// and the sweeps run as a wavefront so that a rank waiting for those goes on with others.
 /// Every rank receives d and e; with keep_reflectors each keeps the reflectors its chunk
 /// made (rows [row_lo, row_hi); reflectors_for_rows moves them to where they are used).
+/// Ranks of one node share the columns around their edges in an MPI shared-memory window
+/// unless share_zones is false (then, as across nodes, they copy them); the results are
+/// the same bit for bit.
 template <class T>
 BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm comm,
-                              bool keep_reflectors = true);
+                              bool keep_reflectors = true, bool share_zones = true);
 
 /// Collective over comm: the reflectors of rows [lo, hi) and sweeps [s_lo, s_hi) (each
 /// rank its own ranges) from the ranks holding them in `mine` (every reflector held by

@@ -14,6 +14,7 @@
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
 #include "core/mpi_types.hpp"
+#include "dense/stages/bulge_chase/band_columns.hpp"
 #include "dense/stages/bulge_chase/conj_dot.hpp"
 #include "tseig/error.hpp"
 
@@ -23,17 +24,19 @@ namespace {
 template <class T>
 class BandWork {
  public:
-  // Columns lo..hi−1 of the n×n band matrix.
-  BandWork(const std::vector<T>& band, int n, int b, int lo, int hi)
-      : ld_(2 * b), lo_(lo), a_(std::size_t(ld_) * (hi - lo)) {
-    for (int j = lo; j < hi; ++j) {
+  // The n×n band matrix's columns in `cols` (leading dimension 2b); fills the columns
+  // this rank owns there from `band`.
+  BandWork(const BandColumns<T>& cols, const std::vector<T>& band, int n, int b)
+      : ld_(2 * b), cols_(cols) {
+    for (int j = cols.own_lo(); j < cols.own_hi(); ++j) {
+      std::fill_n(cols.column(j), ld_, T(0));
       for (int r = 0; r <= b && j + r < n; ++r) at(j + r, j) = band[r + std::size_t(j) * (b + 1)];
       at(j, j) = std::real(at(j, j));
     }
   }
-  T& at(int i, int j) { return a_[(i - j) + std::size_t(j - lo_) * ld_]; }
+  T& at(int i, int j) { return cols_.column(j)[i - j]; }
   // Columns j0..j1−1 as one contiguous buffer (for handing them to a neighbour).
-  T* columns(int j0) { return &a_[std::size_t(j0 - lo_) * ld_]; }
+  T* columns(int j0) { return cols_.column(j0); }
   int count(int j0, int j1) const { return (j1 - j0) * ld_; }
 
   // Rows r..r+len of columns c0..c1−1 ← Hᴴ·(those rows), H = I − tau·v·vᴴ: per column a
@@ -95,8 +98,8 @@ class BandWork {
   }
 
  private:
-  int ld_, lo_;
-  std::vector<T> a_;
+  int ld_;
+  const BandColumns<T>& cols_;
 };
 
 // Step (s, j): reflector from column c of the bulge, then both-sided and right updates.
@@ -124,12 +127,6 @@ void chase_step(BandWork<T>& w, BandReflectors<T>& out, int s, int j, std::vecto
   if (len1 > 0) w.apply_right(v, tau, r, len, r1, len1, y);
 }
 
-// Does sweep s (rows s+1, s+1+b, …) have a step starting in [x, y)?
-bool sweep_hits(int s, int b, int n, int x, int y) {
-  const int first = s + 1 + std::max(0, (x - s - 1 + b - 1) / b) * b;
-  return first < std::min(y, n);
-}
-
 // Column boundaries of the ranks that take part: chunk p = [cut[p], cut[p+1]). Sweep s
 // works on columns ≥ s, so the work left of column x grows like x²: cuts at n·√(p/P)
 // balance it. Every chunk is at least 4b wide so a step touches at most the two zones
@@ -151,7 +148,7 @@ std::vector<int> chunk_cuts(int n, int b, int nranks) {
 
 template <class T>
 BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm comm,
-                              bool keep_reflectors) {
+                              bool keep_reflectors, bool share_zones) {
   BandReflectors<T> out;
   out.n = n;
   out.b = b;
@@ -164,6 +161,8 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
   const bool has_left = rank > 0, has_right = rank + 1 < active;
   // Everything this rank needs, on every rank or on none: a rank short of memory must
   // not leave its neighbours waiting in the zone transfers or the reductions below.
+  BandColumns<T> columns(comm, share_zones, 2 * static_cast<std::size_t>(b), lo, hi,
+                         has_left ? lo - b : lo, has_right ? hi + b : hi);
   std::optional<BandWork<T>> work;
   std::vector<T> scratch, y;
   allocate_collectively(comm, [&] {
@@ -172,8 +171,10 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     out.e.assign(static_cast<std::size_t>(std::max(n - 1, 0)), 0);
     scratch.resize(static_cast<std::size_t>(b));
     y.reserve(static_cast<std::size_t>(b));
-    if (rank < active) work.emplace(band, n, b, has_left ? lo - b : lo, has_right ? hi + b : hi);
+    columns.allocate();
+    if (rank < active) work.emplace(columns, band, n, b);
   });
+  columns.filled(comm);
 
   if (rank < active) {
     // Zone k (1 ≤ k < active) = columns [cut[k]−b, cut[k]+b): the only columns both
@@ -187,44 +188,109 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
     // would take turns instead of working at once. The zone is not touched until it
     // comes back, which waits for the send first.
     MPI_Request sent[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // left, right zone
+    // Shared columns: the message only says the zone is the receiver's now.
     auto transfer = [&](bool send, int zone_cut, int peer) {
       T* buf = w.columns(zone_cut - b);
-      const int cnt = w.count(zone_cut - b, zone_cut + b);
+      const int cnt = columns.shared() ? 0 : w.count(zone_cut - b, zone_cut + b);
       MPI_Request& request = sent[zone_cut == lo ? 0 : 1];
       if (send) {
+        columns.sync();
         MPI_Isend(buf, cnt, type, peer, 0, comm, &request);
       } else {
         MPI_Wait(&request, MPI_STATUS_IGNORE);
         MPI_Recv(buf, cnt, type, peer, 0, comm, MPI_STATUS_IGNORE);
+        columns.sync();
       }
     };
-    for (int s = 0; s + 1 < n; ++s) {
-      if (!sweep_hits(s, b, n, lo, hi)) continue;
-      for (int j = 0; j < out.steps(s); ++j) {
-        const int r = out.row(s, j);
-        if (r < lo) continue;
-        if (r >= hi) break;
-        const bool left_zone = has_left && r < lo + 2 * b;
-        const bool right_zone = has_right && r > hi - 2 * b;
-        if (left_zone && !hold_left) {
-          transfer(false, lo, rank - 1);
-          hold_left = true;
+    auto take = [&](bool left) {
+      transfer(false, left ? lo : hi, left ? rank - 1 : rank + 1);
+      (left ? hold_left : hold_right) = true;
+    };
+    auto arrived = [&](bool left) {
+      int flag = 0;
+      MPI_Iprobe(left ? rank - 1 : rank + 1, 0, comm, &flag, MPI_STATUS_IGNORE);
+      return flag != 0;
+    };
+    auto left_zone = [&](int r) { return has_left && r < lo + 2 * b; };
+    auto right_zone = [&](int r) { return has_right && r > hi - 2 * b; };
+
+    // Sweeps run as a wavefront, not one after the other: step j of sweep s needs step
+    // j + 2 of sweep s − 1 (the last one whose rows and columns it shares), nothing
+    // later. So while a zone is away, the steps of later sweeps away from it go on, and
+    // the ranks are no longer coupled sweep by sweep (one at a time, the two ranks'
+    // chase ran 1.15–1.25× faster than one rank's: d, N = 4000, b = 64).
+    struct Sweep {
+      int s, j, end;  // the next step and one past my last
+    };
+    std::vector<Sweep> flight;  // oldest first
+    constexpr std::size_t max_in_flight = 32;
+    const int sweeps = std::max(0, std::min(n - 1, hi - 1));
+    int s_next = 0;
+    // Steps that need a zone: what the neighbours wait for.
+    auto zone_step = [&](const Sweep& f) {
+      const int r = out.row(f.s, f.j);
+      return f.j < f.end && (left_zone(r) || right_zone(r));
+    };
+    auto runnable = [&](std::size_t i) {
+      const Sweep& f = flight[i];
+      if (f.j >= f.end) return false;
+      if (i > 0 && flight[i - 1].s == f.s - 1 && flight[i - 1].j <= f.j + 2) return false;
+      const int r = out.row(f.s, f.j);
+      if (left_zone(r) && !hold_left) {
+        if (!arrived(true)) return false;
+        take(true);
+      }
+      if (right_zone(r) && !hold_right) {
+        if (!arrived(false)) return false;
+        take(false);
+      }
+      return true;
+    };
+    auto run = [&](std::size_t i) {
+      Sweep& f = flight[i];
+      const int s = f.s, r = out.row(s, f.j);
+      chase_step(w, out, s, f.j, y, scratch);
+      ++f.j;
+      // Hand a zone over as soon as this sweep is done with it here.
+      const int next = r + b;
+      if (left_zone(r) && !(next < std::min(hi, n) && next < lo + 2 * b) && s + 1 <= lo - 2) {
+        transfer(true, lo, rank - 1);  // the left rank still sweeps near it: s+1 < lo
+        hold_left = false;
+      }
+      if (right_zone(r) && (next >= hi && next < n)) {
+        transfer(true, hi, rank + 1);  // the sweep continues on the right
+        hold_right = false;
+      }
+    };
+    auto zone_steps = [&] {
+      bool any = false;
+      for (std::size_t i = 0; i < flight.size(); ++i)
+        while (zone_step(flight[i]) && runnable(i)) {
+          run(i);
+          any = true;
         }
-        if (right_zone && !hold_right) {
-          transfer(false, hi, rank + 1);
-          hold_right = true;
+      return any;
+    };
+    while (!flight.empty() || s_next < sweeps) {
+      for (; flight.size() < max_in_flight && s_next < sweeps; ++s_next) {
+        const auto [j0, j1] = out.steps_in(s_next, lo, hi);
+        if (j0 < j1) flight.push_back({s_next, j0, j1});
+      }
+      bool progressed = zone_steps();
+      for (std::size_t i = 0; i < flight.size(); ++i)
+        while (!zone_step(flight[i]) && runnable(i)) {
+          run(i);
+          zone_steps();
+          progressed = true;
         }
-        chase_step(w, out, s, j, y, scratch);
-        // Hand a zone over as soon as this sweep is done with it here.
-        const int next = r + b;
-        if (left_zone && !(next < std::min(hi, n) && next < lo + 2 * b) && s + 1 <= lo - 2) {
-          transfer(true, lo, rank - 1);  // the left rank still sweeps near it: s+1 < lo
-          hold_left = false;
-        }
-        if (right_zone && (next >= hi && next < n)) {
-          transfer(true, hi, rank + 1);  // the sweep continues on the right
-          hold_right = false;
-        }
+      // Sweeps finish in order: each one's last step waits for the one before to end.
+      std::size_t done = 0;
+      while (done < flight.size() && flight[done].j >= flight[done].end) ++done;
+      flight.erase(flight.begin(), flight.begin() + static_cast<std::ptrdiff_t>(done));
+      if (!progressed && !flight.empty()) {
+        // The oldest sweep waits for nothing but a zone: no sweep before it is left.
+        const int r = out.row(flight[0].s, flight[0].j);
+        take(left_zone(r) && !hold_left);  // else the right zone
       }
     }
     MPI_Waitall(2, sent, MPI_STATUSES_IGNORE);
@@ -244,7 +310,7 @@ BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm
 }
 
 #define TSEIG_INSTANTIATE(T) \
-  template BandReflectors<T> bulge_chase(const std::vector<T>&, int, int, MPI_Comm, bool);
+  template BandReflectors<T> bulge_chase(const std::vector<T>&, int, int, MPI_Comm, bool, bool);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

@@ -1,0 +1,107 @@
+#pragma once
+// Where the bulge chase keeps its band columns. When every rank of the communicator is on
+// one node, the ranks put their chunks side by side in one MPI shared-memory window: a
+// zone between neighbours is then the same memory on both, and handing it over is a
+// message of no bytes after a memory barrier (MPI_Win_sync). Otherwise each rank keeps
+// its own columns and copies of the zones beside them, and a hand-over carries the zone.
+// (Copying the 4·b² entries of a zone, twice per sweep, took 16–100 µs each between two
+// ranks of one VM, more than the steps it separated.)
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace tseig::dense {
+
+template <class T>
+class BandColumns {
+ public:
+  /// Collective over comm. Columns [lo, hi) of `ld` entries are this rank's (lo = hi for
+  /// a rank without columns), with lo of rank p+1 = hi of rank p; it works on columns
+  /// [view_lo, view_hi) ⊇ [lo, hi). own_lo()..own_hi() are the columns it must fill:
+  /// [lo, hi) when shared (allowed by `share` and all ranks on one node), else the view.
+  BandColumns(MPI_Comm comm, bool share, std::size_t ld, int lo, int hi, int view_lo, int view_hi)
+      : ld_(ld), own_lo_(view_lo), own_hi_(view_hi) {
+    MPI_Comm node;  // the ranks of my node
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_size = 0, size = 0;
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    MPI_Comm_size(comm, &size);
+    if (share && size > 1 && node_size == size) make_window(comm, lo, hi);
+  }
+  /// Local: the columns of the view, where they are not shared (on every rank through
+  /// allocate_collectively, as a failure must reach all).
+  void allocate() {
+    if (shared()) return;
+    local_.resize(ld_ * static_cast<std::size_t>(own_hi_ - own_lo_));
+    column0_ = local_.data() - static_cast<std::ptrdiff_t>(ld_) * own_lo_;
+  }
+  ~BandColumns() {
+    if (win_ == MPI_WIN_NULL) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+  BandColumns(const BandColumns&) = delete;
+  BandColumns& operator=(const BandColumns&) = delete;
+
+  bool shared() const { return win_ != MPI_WIN_NULL; }
+  T* column(int j) const { return column0_ + static_cast<std::ptrdiff_t>(ld_) * j; }
+  int own_lo() const { return own_lo_; }
+  int own_hi() const { return own_hi_; }
+  /// Makes my stores visible to the other ranks and theirs to me; around every hand-over.
+  void sync() const {
+    if (shared()) MPI_Win_sync(win_);
+  }
+  /// Collective: after every rank filled own(), its neighbours' columns are readable.
+  void filled(MPI_Comm comm) const {
+    if (!shared()) return;
+    sync();
+    MPI_Barrier(comm);
+    sync();
+  }
+
+ private:
+  std::size_t ld_;
+  int own_lo_, own_hi_;
+  T* column0_ = nullptr;  // where column 0 would start
+  std::vector<T> local_;
+  MPI_Win win_ = MPI_WIN_NULL;
+
+  // The window, if it can be had and every rank's segment starts where the previous
+  // rank's ends (the MPI default, checked rather than assumed); else nothing is kept.
+  void make_window(MPI_Comm comm, int lo, int hi) {
+    // Errors returned, not fatal: a node without room for the window (a small /tmp or
+    // /dev/shm) falls back to copies.
+    MPI_Comm c;
+    MPI_Comm_dup(comm, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    T* mine = nullptr;
+    const MPI_Aint bytes = static_cast<MPI_Aint>(ld_ * sizeof(T)) * (hi - lo);
+    int ok =
+        MPI_Win_allocate_shared(bytes, sizeof(T), MPI_INFO_NULL, c, &mine, &win_) == MPI_SUCCESS;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, c);
+    if (!ok) {  // a window made on some ranks only cannot be freed collectively: left be
+      win_ = MPI_WIN_NULL;
+      MPI_Comm_free(&c);
+      return;
+    }
+    T* rank0 = nullptr;
+    MPI_Aint size0 = 0;
+    int unit = 0;
+    MPI_Win_shared_query(win_, 0, &size0, &unit, &rank0);
+    int contiguous = hi == lo || rank0 + static_cast<std::ptrdiff_t>(ld_) * lo == mine;
+    MPI_Allreduce(MPI_IN_PLACE, &contiguous, 1, MPI_INT, MPI_LAND, c);
+    MPI_Comm_free(&c);
+    if (!contiguous) {
+      MPI_Win_free(&win_);
+      return;
+    }
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+    column0_ = rank0;
+    own_lo_ = lo;
+    own_hi_ = hi;
+  }
+};
+
+}  // namespace tseig::dense
