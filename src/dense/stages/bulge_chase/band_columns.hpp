@@ -22,13 +22,16 @@ class BandColumns {
   /// [lo, hi) when shared (allowed by `share` and all ranks on one node), else the view.
   BandColumns(MPI_Comm comm, bool share, std::size_t ld, int lo, int hi, int view_lo, int view_hi)
       : ld_(ld), own_lo_(view_lo), own_hi_(view_hi) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    // One rank (the tuner times the chase on MPI_COMM_SELF) has no zones to share.
+    if (!share || size == 1) return;
     MPI_Comm node;  // the ranks of my node
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int node_size = 0, size = 0;
+    int node_size = 0;
     MPI_Comm_size(node, &node_size);
     MPI_Comm_free(&node);
-    MPI_Comm_size(comm, &size);
-    if (share && size > 1 && node_size == size) make_window(comm, lo, hi);
+    if (node_size == size) make_window(comm, lo, hi);
   }
   /// Local: the columns of the view, where they are not shared (on every rank through
   /// allocate_collectively, as a failure must reach all).
