@@ -5,8 +5,8 @@ usage: scripts/stress-solve.py [--build DIR] [--cases N] [--seed S] [--max-np P]
 Each case draws a rank count (1 to P, oversubscribed), scalar type, order N (1 to 700, odd
 sizes and block multiples), block size, solver (one_stage, two_stage, scalapack, auto),
 eigenpair selection (all, the lowest K, an index range or a value interval), sometimes
-values only, two_stage
-bandwidth and, at 3 and 4 ranks, a non-square grid taken as given, and runs
+values only, two_stage bandwidth and, at 3 and 4 ranks, a non-square grid taken as given,
+and runs
 `tseig-solve --random N ... --validate --json`. A case fails when the command fails,
 times out or its validation does not pass; its command line is printed so it can be
 rerun. Exit status 1 when any case failed.
@@ -63,8 +63,10 @@ def main():
             run = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
             if run.returncode != 0:
                 why = "exit %d: %s" % (run.returncode, run.stderr.strip()[-300:])
-            elif not json.loads(run.stdout)["validation"]["passed"]:
-                why = "validation: " + json.dumps(json.loads(run.stdout)["validation"])
+            else:
+                validation = json.loads(run.stdout)["validation"]
+                if not validation["passed"]:
+                    why = "validation: " + json.dumps(validation)
         except subprocess.TimeoutExpired:
             why = "timed out"
         except (ValueError, KeyError) as e:
