@@ -11,6 +11,7 @@
 #include "dense/stages/backtransform_band/api.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/stages/bulge_chase/api.hpp"
+#include "dense/stages/bulge_chase/dealt_sweeps.hpp"
 #include "dense/stages/reduce_to_band/api.hpp"
 #include "test_util.hpp"
 
@@ -148,23 +149,32 @@ TYPED_TEST(TwoStageTest, BulgeChaseRebuildsBandAndKeepsEigenvalues) {
     }
 }
 
-// On one node the chase's ranks share the columns around their edges; across nodes they
-// copy them. Both give the same tridiagonal and reflectors bit for bit, whatever order
-// the wavefront of sweeps took on each rank.
-TYPED_TEST(TwoStageTest, BulgeChaseSharedAndCopiedZonesAgree) {
+// On one node the chase's ranks share the band and take whole sweeps in turn, in groups
+// of any size; across nodes each takes a chunk of columns and copies the zones between
+// chunks. All give the same tridiagonal and reflectors bit for bit, whatever order the
+// ranks' steps interleaved in.
+TYPED_TEST(TwoStageTest, BulgeChaseDealtSweepsAndColumnChunksAgree) {
   using T = TypeParam;
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) GTEST_SKIP() << "sweeps are dealt out between ranks: runs at 2 and 4 ranks";
   for (auto [n, b] : {std::pair{200, 4}, {300, 10}, {517, 16}}) {
-    SCOPED_TRACE("N=" + std::to_string(n) + " b=" + std::to_string(b));
     const std::vector<T> band = random_band<T>(n, b, 3 * n + b);
-    const dense::BandReflectors<T> shared =
-        dense::bulge_chase(band, n, b, MPI_COMM_WORLD, true, true);
-    const dense::BandReflectors<T> copied =
-        dense::bulge_chase(band, n, b, MPI_COMM_WORLD, true, false);
-    EXPECT_EQ(shared.d, copied.d);
-    EXPECT_EQ(shared.e, copied.e);
-    EXPECT_TRUE(std::equal(shared.v.begin(), shared.v.end(), copied.v.begin(), copied.v.end()));
-    EXPECT_TRUE(
-        std::equal(shared.tau.begin(), shared.tau.end(), copied.tau.begin(), copied.tau.end()));
+    const dense::BandReflectors<T> chunks = dense::reflectors_for_rows(
+        dense::bulge_chase(band, n, b, MPI_COMM_WORLD, true, false), MPI_COMM_WORLD, 0, n);
+    for (int group : {1, 3, 8}) {
+      SCOPED_TRACE("N=" + std::to_string(n) + " b=" + std::to_string(b) +
+                   " group=" + std::to_string(group));
+      auto dealt = dense::chase_dealt_sweeps(band, n, b, MPI_COMM_WORLD, true, group);
+      ASSERT_TRUE(dealt.has_value()) << "no shared-memory window for ranks of one node";
+      const dense::BandReflectors<T> sweeps =
+          dense::reflectors_for_rows(*dealt, MPI_COMM_WORLD, 0, n);
+      EXPECT_EQ(sweeps.d, chunks.d);
+      EXPECT_EQ(sweeps.e, chunks.e);
+      EXPECT_TRUE(std::equal(sweeps.v.begin(), sweeps.v.end(), chunks.v.begin(), chunks.v.end()));
+      EXPECT_TRUE(
+          std::equal(sweeps.tau.begin(), sweeps.tau.end(), chunks.tau.begin(), chunks.tau.end()));
+    }
   }
 }
 

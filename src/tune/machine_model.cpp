@@ -108,15 +108,18 @@ double last_level_cache_bytes() {
   return bytes;
 }
 
-// This rank's share of the last-level cache: its size over the ranks on this node.
-double last_level_cache_share(MPI_Comm comm) {
-  const double bytes = last_level_cache_bytes();
+int ranks_on_node(MPI_Comm comm) {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int ranks = 1;
   MPI_Comm_size(node, &ranks);
   MPI_Comm_free(&node);
-  return bytes / ranks;
+  return ranks;
+}
+
+// This rank's share of the last-level cache: its size over the ranks on this node.
+double last_level_cache_share(MPI_Comm comm) {
+  return last_level_cache_bytes() / ranks_on_node(comm);
 }
 
 }  // namespace
@@ -223,6 +226,7 @@ MachineRates calibrate(MPI_Comm comm) {
     const double s = best_time(
         comm, timing_seconds, [&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
     r.bulge_chase_gflops = 6.0 * chase_n * chase_n * 64 / s * 1e-9;
+    r.chase_shares_node = ranks_on_node(comm) == p;
     // Its reflectors applied to 256 columns (the triad's third array): stage 4's kernel.
     // With 64 columns (four stripes) the grouping of the reflectors, done once per block
     // for all stripes, weighed in: 41 GFlop/s on a 2-core Intel VM where the stage ran at
@@ -342,13 +346,16 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
       // dense tridiagonalization for the bulge chase (at most 4/3·N³).
       stage("reduce_to_band",
             4.0 / 3 * std::pow(n - b, 3) * panel_flop_s / e_reduce_to_band + 4 * n / nb * latency);
-      // The flops split over the ranks at the chase's own rate; every sweep hands a 2b × 2b
-      // zone of the band to the next rank and back, a few messages per column on the
-      // critical path (measured at N = 1000, 2 ranks: the chase took 2.6× its flops'
-      // share, which the zones' bytes account for).
+      // The flops split over the ranks at the chase's own rate. On one node the ranks take
+      // whole sweeps of a shared band (d N = 4000, 2 ranks: 0.25 s against 0.48 on one);
+      // across nodes every sweep hands a 2b × 2b zone of the band to the next rank and
+      // back, a few messages per column on the critical path (measured at N = 1000, 2
+      // ranks: the chase took 2.6× its flops' share, which the zones' bytes account for).
       stage("bulge_chase",
             std::min(6 * n * n * b, 4.0 / 3 * n3) * seconds_per_flop(rates.bulge_chase_gflops) +
-                (p > 1 ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) : 0.0) + 4 * n * latency);
+                (p > 1 && !rates.chase_shares_node
+                     ? 2 * n * zone_bytes / (rates.network_gbs * 1e9) + 4 * n * latency
+                     : 0.0));
       stage("tridiagonal_solve", merges_s);
       stage("backtransform_band",
             vectors * seconds_per_flop(rates.band_backtransform_gflops) / e_backtransform_band);

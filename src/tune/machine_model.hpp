@@ -31,6 +31,9 @@ struct MachineRates {
   /// tseig's bulge chase (real double, bandwidth 64) per rank, all ranks running: its
   /// short in-cache loops follow neither the dgemm nor the STREAM rate.
   double bulge_chase_gflops = 0;
+  /// All ranks on one node: the chase shares the band and deals out whole sweeps, no
+  /// zone of the band is copied between ranks.
+  bool chase_shares_node = false;
   /// tseig's stage-4 kernel (the chase's reflectors applied to a block of columns) per
   /// rank, all ranks running.
   double band_backtransform_gflops = 0;

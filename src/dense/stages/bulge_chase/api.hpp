@@ -14,18 +14,26 @@
 
 namespace tseig::dense {
 
+/// Which sweeps a rank holds when the chase dealt them out: groups of `group` consecutive
+/// sweeps go to `ranks` ranks in turn, and this one holds group g if g mod ranks = rank.
+struct SweepDeal {
+  int group = 1, ranks = 1, rank = 0;
+  bool holds(int s) const { return (s / group) % ranks == rank; }
+};
+
 /// The tridiagonal matrix and the reflectors that produced it. Sweep s (0 ≤ s ≤ n−2)
 /// has steps j = 0, 1, …, steps(s)−1; reflector (s, j) acts on rows r = s+1+j·b to
 /// r+len−1, len = min(b, n−r), as H = I − tau·v·vᴴ with v(0) = 1. With Q = the product of
 /// all H in generation order (s ascending, then j ascending), band = Q·tridiag·Qᴴ.
 /// A rank holds the reflectors whose first row r lies in [row_lo, row_hi) and whose sweep
-/// lies in [sweep_lo, sweep_hi) (all of them for [0, n) and [0, n − 1)), so that no rank
-/// needs all N²/2 entries; d and e are whole everywhere.
+/// lies in [sweep_lo, sweep_hi) and in its `deal` (all of them for [0, n), [0, n − 1) and
+/// the default deal), so that no rank needs all N²/2 entries; d and e are whole everywhere.
 template <class T>
 struct BandReflectors {
   int n = 0, b = 1;
   int row_lo = 0, row_hi = 0;      ///< rows of the reflectors held
   int sweep_lo = 0, sweep_hi = 0;  ///< sweeps of the reflectors held
+  SweepDeal deal;                  ///< … of which those dealt to this rank
   std::vector<real_t<T>> d, e;
   // Cached: stage 4 reuses the blocks the divide & conquer kept, and vice versa.
   cached_vector<T> v;               ///< reflector (s, j) at v[index(s, j)·b], b slots
@@ -46,17 +54,20 @@ struct BandReflectors {
   /// The steps of sweep s held here: [j_begin(s), j_end(s)).
   int j_begin(int s) const { return steps_in(s, row_lo, row_hi).first; }
   int j_end(int s) const {
-    return s >= sweep_lo && s < sweep_hi ? steps_in(s, row_lo, row_hi).second : j_begin(s);
+    return holds_sweep(s) ? steps_in(s, row_lo, row_hi).second : j_begin(s);
   }
+  bool holds_sweep(int s) const { return s >= sweep_lo && s < sweep_hi && deal.holds(s); }
   bool holds(int s, int j) const { return j >= j_begin(s) && j < j_end(s); }
   std::size_t index(int s, int j) const {
     return first_[static_cast<std::size_t>(s)] + static_cast<std::size_t>(j - j_begin(s));
   }
-  /// Sizes the storage for the reflectors of rows [lo, hi) and sweeps [s_lo, s_hi) (none
-  /// without keep: d and e only). The reflectors of consecutive sweeps are contiguous.
+  /// Sizes the storage for the reflectors of rows [lo, hi) and the sweeps of [s_lo, s_hi)
+  /// dealt here (none without keep: d and e only). The reflectors of consecutive sweeps
+  /// held are contiguous.
   void reserve_rows(int n_, int b_, int lo, int hi, bool keep, int s_lo = 0,
-                    int s_hi = std::numeric_limits<int>::max()) {
+                    int s_hi = std::numeric_limits<int>::max(), SweepDeal deal_ = {}) {
     n = n_;
+    deal = deal_;
     b = b_;
     row_lo = lo;
     row_hi = std::max(lo, hi);
@@ -74,18 +85,19 @@ struct BandReflectors {
 };
 
 /// Collective over comm. Band in LAPACK 'L' layout with leading dimension b+1 (lower
-/// triangle, b subdiagonals) of the n×n Hermitian matrix, the same on every rank. The
-/// columns are split into contiguous chunks, one per rank, and the sweeps run through
-/// them as a pipeline: neighbours exchange only the 2b columns around their common edge,
-/// and the sweeps run as a wavefront so that a rank waiting for those goes on with others.
-/// Every rank receives d and e; with keep_reflectors each keeps the reflectors its chunk
-/// made (rows [row_lo, row_hi); reflectors_for_rows moves them to where they are used).
-/// Ranks of one node share the columns around their edges in an MPI shared-memory window
-/// unless share_zones is false (then, as across nodes, they copy them); the results are
-/// the same bit for bit.
+/// triangle, b subdiagonals) of the n×n Hermitian matrix, the same on every rank. When
+/// all ranks share one node (and share_node), the band lies in an MPI shared-memory window
+/// and the ranks take whole sweeps in turn, each following the one before a few steps
+/// behind (dealt_sweeps.hpp); each keeps the reflectors of its sweeps. Otherwise the
+/// columns are split into contiguous chunks, one per rank, and the sweeps run through them
+/// as a pipeline: neighbours exchange only the 2b columns around their common edge, and the
+/// sweeps run as a wavefront so that a rank waiting for those goes on with others; each
+/// keeps the reflectors its chunk made (rows [row_lo, row_hi)). Every rank receives d
+/// and e; reflectors_for_rows moves the reflectors (with keep_reflectors) to where they
+/// are used. Both ways give the same results bit for bit.
 template <class T>
 BandReflectors<T> bulge_chase(const std::vector<T>& band, int n, int b, MPI_Comm comm,
-                              bool keep_reflectors = true, bool share_zones = true);
+                              bool keep_reflectors = true, bool share_node = true);
 
 /// Collective over comm: the reflectors of rows [lo, hi) and sweeps [s_lo, s_hi) (each
 /// rank its own ranges) from the ranks holding them in `mine` (every reflector held by

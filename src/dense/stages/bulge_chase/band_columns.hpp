@@ -1,11 +1,9 @@
 #pragma once
 // Where the bulge chase keeps its band columns. When every rank of the communicator is on
-// one node, the ranks put their chunks side by side in one MPI shared-memory window: a
-// zone between neighbours is then the same memory on both, and handing it over is a
-// message of no bytes after a memory barrier (MPI_Win_sync). Otherwise each rank keeps
-// its own columns and copies of the zones beside them, and a hand-over carries the zone.
-// (Copying the 4·b² entries of a zone, twice per sweep, took 16–100 µs each between two
-// ranks of one VM, more than the steps it separated.)
+// one node, the ranks put their chunks side by side in one MPI shared-memory window, so
+// every rank sees the whole band (the chase deals out whole sweeps then). Otherwise each
+// rank keeps its own columns and copies of the zones beside them, and handing a zone to
+// a neighbour carries its entries.
 #include <mpi.h>
 
 #include <cstddef>
@@ -52,16 +50,13 @@ class BandColumns {
   T* column(int j) const { return column0_ + static_cast<std::ptrdiff_t>(ld_) * j; }
   int own_lo() const { return own_lo_; }
   int own_hi() const { return own_hi_; }
-  /// Makes my stores visible to the other ranks and theirs to me; around every hand-over.
-  void sync() const {
-    if (shared()) MPI_Win_sync(win_);
-  }
-  /// Collective: after every rank filled own(), its neighbours' columns are readable.
+  /// Collective: after every rank filled own() (or finished with the band), the others'
+  /// stores are visible to all.
   void filled(MPI_Comm comm) const {
     if (!shared()) return;
-    sync();
+    MPI_Win_sync(win_);
     MPI_Barrier(comm);
-    sync();
+    MPI_Win_sync(win_);
   }
 
  private:

@@ -20,10 +20,12 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   MPI_Comm_size(comm, &size);
   const int n = mine.n, b = mine.b;
   const int sweeps = std::max(n - 1, 0);
-  // Every rank's held rows and its wanted rows and sweeps (`mine` holds all sweeps).
-  const int here[6] = {mine.row_lo,      mine.row_hi,       lo,
-                       std::max(lo, hi), std::max(0, s_lo), std::min(sweeps, s_hi)};
-  constexpr std::size_t R = 6;
+  // Every rank's held rows, wanted rows and sweeps, and held sweeps.
+  const int here[11] = {mine.row_lo,      mine.row_hi,       lo,
+                        std::max(lo, hi), std::max(0, s_lo), std::min(sweeps, s_hi),
+                        mine.sweep_lo,    mine.sweep_hi,     mine.deal.group,
+                        mine.deal.ranks,  mine.deal.rank};
+  constexpr std::size_t R = 11;
   std::vector<int> ranges(R * static_cast<std::size_t>(size));
   MPI_Allgather(here, R, MPI_INT, ranges.data(), R, MPI_INT, comm);
   const int me_lo = here[2], me_hi = here[3];
@@ -35,10 +37,12 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
   });
   if (sweeps == 0) return out;
 
-  // The steps of sweep s in both [l0, h0) and [l1, h1), none when the wanting rank w
-  // (its ranges at w) does not want sweep s.
-  auto shared = [&](int s, int l0, int h0, int l1, int h1, const int* w) {
-    if (s < w[4] || s >= w[5]) return std::pair{0, 0};
+  // The steps of sweep s in both the rows [l0, h0) held by the rank whose ranges are at h
+  // and [l1, h1) wanted by the one at w; none when h does not hold sweep s or w does not
+  // want it.
+  auto shared = [&](int s, int l0, int h0, const int* h, int l1, int h1, const int* w) {
+    const SweepDeal deal{h[8], h[9], h[10]};
+    if (s < w[4] || s >= w[5] || s < h[6] || s >= h[7] || !deal.holds(s)) return std::pair{0, 0};
     const auto [a0, e0] = mine.steps_in(s, l0, h0);
     const auto [a1, e1] = mine.steps_in(s, l1, h1);
     return std::pair{std::max(a0, a1), std::max(std::max(a0, a1), std::min(e0, e1))};
@@ -50,8 +54,8 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
     long sent = 0, received = 0;
     for (int q = 0; q < size; ++q) {
       const int* r = &ranges[R * static_cast<std::size_t>(q)];
-      sent += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r));
-      received += count_of(shared(s, r[0], r[1], me_lo, me_hi, here));
+      sent += count_of(shared(s, mine.row_lo, mine.row_hi, here, r[2], r[3], r));
+      received += count_of(shared(s, r[0], r[1], r, me_lo, me_hi, here));
     }
     per_sweep = std::max({per_sweep, sent, received});
   }
@@ -71,8 +75,8 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
       const int* r = &ranges[R * static_cast<std::size_t>(q)];
       scount[q] = rcount[q] = 0;
       for (int s = s0; s < s1; ++s) {
-        scount[q] += count_of(shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r));
-        rcount[q] += count_of(shared(s, r[0], r[1], me_lo, me_hi, here));
+        scount[q] += count_of(shared(s, mine.row_lo, mine.row_hi, here, r[2], r[3], r));
+        rcount[q] += count_of(shared(s, r[0], r[1], r, me_lo, me_hi, here));
       }
       sdispl[q] = at;
       rdispl[q] = rat;
@@ -87,7 +91,7 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
     for (int q = 0; q < size; ++q) {
       const int* r = &ranges[R * static_cast<std::size_t>(q)];
       for (int s = s0; s < s1; ++s) {
-        const auto [j0, j1] = shared(s, mine.row_lo, mine.row_hi, r[2], r[3], r);
+        const auto [j0, j1] = shared(s, mine.row_lo, mine.row_hi, here, r[2], r[3], r);
         for (int j = j0; j < j1; ++j, p += b + 1) {
           std::copy_n(&mine.v[mine.index(s, j) * b], b, p);
           p[b] = mine.tau[mine.index(s, j)];
@@ -100,7 +104,7 @@ BandReflectors<T> reflectors_for_rows(const BandReflectors<T>& mine, MPI_Comm co
     for (int q = 0; q < size; ++q) {
       const int* r = &ranges[R * static_cast<std::size_t>(q)];
       for (int s = s0; s < s1; ++s) {
-        const auto [j0, j1] = shared(s, r[0], r[1], me_lo, me_hi, here);
+        const auto [j0, j1] = shared(s, r[0], r[1], r, me_lo, me_hi, here);
         for (int j = j0; j < j1; ++j, g += b + 1) {
           std::copy_n(g, b, &out.v[out.index(s, j) * b]);
           out.tau[out.index(s, j)] = g[b];
