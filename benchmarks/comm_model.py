@@ -78,7 +78,7 @@ def numroc(n, nb, p, nprocs):
 class Cfg:
     def __init__(self, n, nb, pr, pc, s=8, nev=None, b=None, cplx=False, one_node=False):
         self.n, self.nb, self.pr, self.pc, self.s = n, nb, pr, pc, s
-        self.one_node = one_node   # all ranks on one node: the bulge chase shares its zones
+        self.one_node = one_node   # all ranks on one node: the bulge chase shares the band
         self.r = s // 2 if cplx else s
         self.P = pr * pc
         self.nev = n if nev is None else nev
@@ -181,14 +181,17 @@ def chunk_cuts(n, b, nranks):     # copy of bulge_chase/host.cpp
 
 
 def bulge_chase(g):
-    """gather_band (allocate + sum_over_grid((b+1)*n)) and stages/bulge_chase/host.cpp: the
-    band is cut into `active` chunks (chunk_cuts: widths >= 4b, so active <= ~n/(8b)); a
-    2b-column zone (2b*2b entries) crosses each cut twice per sweep that reaches it
+    """gather_band (allocate + sum_over_grid((b+1)*n)), then one of two chases.
+    On one node (stages/bulge_chase/dealt_sweeps.cpp) the band lies in a shared-memory
+    window (band_columns.hpp: 2 Allreduce of an int to set it up, a Barrier once filled),
+    the sweeps' progress counters in another (sweep_progress.hpp: an Allreduce, a
+    Barrier), the ranks take whole sweeps and follow each other through the counters, and
+    a Barrier ends it: no message per sweep. Across nodes (stages/bulge_chase/host.cpp)
+    the band is cut into `active` chunks (chunk_cuts: widths >= 4b, so active <= ~n/(8b));
+    a 2b-column zone (2b*2b entries) crosses each cut twice per sweep that reaches it
     (sweeps s < cut): 2*cut - 3 sends per cut (the -3: the last sweeps near the cut, an
-    end effect read off the loop, not a fit). On one node (band_columns.hpp) the zones
-    live in a shared-memory window (2 Allreduce of an int to set it up, a Barrier once
-    filled) and each send carries no bytes. Then Allreduce of d, e (reals); each rank
-    keeps only the reflectors its chunk made."""
+    end effect read off the loop, not a fit); then Allreduce of d, e (reals). Each rank
+    keeps the reflectors of its sweeps (one node) or of its chunk."""
     n, b = g.n, min(g.b, max(g.n - 1, 1))
     c = C().small(g.P)
     sum_over_grid(c, g, (b + 1) * n, g.s)
@@ -196,11 +199,11 @@ def bulge_chase(g):
     if g.P == 1:
         return c
     if g.one_node:
-        c.small(g.P, 2).small(g.P, 1, 0)
+        return c.small(g.P, 2).small(g.P, 1, 0).small(g.P, 1).small(g.P, 2, 0)
     cut = chunk_cuts(n, b, g.P)
     for x in cut[1:-1]:
         c.v[0] += 2 * x - 3
-        c.v[1] += 0 if g.one_node else (2 * x - 3) * 4 * b * b * g.s
+        c.v[1] += (2 * x - 3) * 4 * b * b * g.s
     c.coll(g.P, n, g.r).coll(g.P, n - 1, g.r)
     return c
 
@@ -250,7 +253,7 @@ def backtransform_band(g, k=256):
     Process row r works on rows [lo, hi) (row_cuts: n*sqrt(r/pr)), its pc ranks each on
     their block-cyclic columns of the first nev. Its reflectors (first row in [lo, hi + k -
     1)) are split over its pc ranks by sweeps (sweep_shares, balanced by entries).
-    reflectors_for_rows: Allgather (6 ints), allocate, Allreduce (1 long), then rounds of
+    reflectors_for_rows: Allgather (11 ints), allocate, Allreduce (1 long), then rounds of
     sweeps (16 MiB per rank and round) of allocate + Alltoallv: each reflector (b + 1
     entries with tau) goes to the rank of each process row that keeps its sweep.
     exchange_panels twice: every rank keeps its block-cyclic columns, so on one process row
@@ -264,7 +267,7 @@ def backtransform_band(g, k=256):
     1 rows, or what is left below it) down and its first min(halo, rows) rows up (once more
     before the first block, once less after the last), as stripes of 128 bytes per row."""
     c = C().small(g.P, 3)         # 2 allocate_collectively + collectively
-    c.coll(g.P, 6, INT).coll(g.P, 1, 8)
+    c.coll(g.P, 11, INT).coll(g.P, 1, 8)
     if g.n <= 1 or g.nev <= 0:
         return c
     n, b = g.n, min(g.b, max(g.n - 1, 1))
@@ -272,18 +275,23 @@ def backtransform_band(g, k=256):
     cut = row_cuts(n, halo, g.pr)
     blocks = math.ceil((n - 1) / k)
     need, parts = [], []          # per process row: its reflectors; (block, holder) pairs
+    row_steps = []                # per process row with rows: its reflectors per sweep
     for r in range(g.pr):
         if cut[r + 1] <= cut[r]:
             need.append(0)
             parts.append(0)
             continue
         steps = sweep_steps(n, b, cut[r], min(n, cut[r + 1] + k - 1))
+        row_steps.append(steps)
         need.append(sum(steps))
         share = sweep_shares(steps, g.pc)
         parts.append(sum(1 for s0 in range(0, n - 1, k) for q in range(g.pc)
                          if max(s0, share[q]) < min(s0 + k, n - 1, share[q + 1])))
-    ccut = chunk_cuts(n, b, g.P)
-    held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
+    if g.one_node and g.P > 1:    # whole sweeps dealt out: a sweep's holder sends to every row
+        held = [max(sum(x) for x in zip(*row_steps))]
+    else:
+        ccut = chunk_cuts(n, b, g.P)
+        held = [math.ceil((ccut[q + 1] - ccut[q]) / b) for q in range(len(ccut) - 1)]
     wanted = [math.ceil((min(n, cut[r + 1] + k - 1) - cut[r]) / b) for r in range(g.pr)]
     per_sweep = max(max(held), max(wanted), 1)
     budget = (16 << 20) // ((b + 1) * g.s)
