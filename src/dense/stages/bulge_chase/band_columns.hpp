@@ -7,7 +7,10 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include "dense/stages/bulge_chase/shared_window.hpp"
 
 namespace tseig::dense {
 
@@ -38,25 +41,14 @@ class BandColumns {
     local_.resize(ld_ * static_cast<std::size_t>(own_hi_ - own_lo_));
     column0_ = local_.data() - static_cast<std::ptrdiff_t>(ld_) * own_lo_;
   }
-  ~BandColumns() {
-    if (win_ == MPI_WIN_NULL) return;
-    MPI_Win_unlock_all(win_);
-    MPI_Win_free(&win_);
-  }
-  BandColumns(const BandColumns&) = delete;
-  BandColumns& operator=(const BandColumns&) = delete;
-
-  bool shared() const { return win_ != MPI_WIN_NULL; }
+  bool shared() const { return window_.has_value(); }
   T* column(int j) const { return column0_ + static_cast<std::ptrdiff_t>(ld_) * j; }
   int own_lo() const { return own_lo_; }
   int own_hi() const { return own_hi_; }
   /// Collective: after every rank filled own() (or finished with the band), the others'
   /// stores are visible to all.
   void filled(MPI_Comm comm) const {
-    if (!shared()) return;
-    MPI_Win_sync(win_);
-    MPI_Barrier(comm);
-    MPI_Win_sync(win_);
+    if (shared()) window_->barrier(comm);
   }
 
  private:
@@ -64,38 +56,24 @@ class BandColumns {
   int own_lo_, own_hi_;
   T* column0_ = nullptr;  // where column 0 would start
   std::vector<T> local_;
-  MPI_Win win_ = MPI_WIN_NULL;
+  std::optional<SharedWindow> window_;
 
   // The window, if it can be had and every rank's segment starts where the previous
   // rank's ends (the MPI default, checked rather than assumed); else nothing is kept.
   void make_window(MPI_Comm comm, int lo, int hi) {
-    // Errors returned, not fatal: a node without room for the window (a small /tmp or
-    // /dev/shm) falls back to copies.
-    MPI_Comm c;
-    MPI_Comm_dup(comm, &c);
-    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-    T* mine = nullptr;
-    const MPI_Aint bytes = static_cast<MPI_Aint>(ld_ * sizeof(T)) * (hi - lo);
-    int ok =
-        MPI_Win_allocate_shared(bytes, sizeof(T), MPI_INFO_NULL, c, &mine, &win_) == MPI_SUCCESS;
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, c);
-    if (!ok) {  // a window made on some ranks only cannot be freed collectively: left be
-      win_ = MPI_WIN_NULL;
-      MPI_Comm_free(&c);
+    window_.emplace(comm, static_cast<MPI_Aint>(ld_ * sizeof(T)) * (hi - lo),
+                    static_cast<int>(sizeof(T)));
+    if (!window_->ok()) {
+      window_.reset();
       return;
     }
-    T* rank0 = nullptr;
-    MPI_Aint size0 = 0;
-    int unit = 0;
-    MPI_Win_shared_query(win_, 0, &size0, &unit, &rank0);
-    int contiguous = hi == lo || rank0 + static_cast<std::ptrdiff_t>(ld_) * lo == mine;
-    MPI_Allreduce(MPI_IN_PLACE, &contiguous, 1, MPI_INT, MPI_LAND, c);
-    MPI_Comm_free(&c);
+    T* rank0 = static_cast<T*>(window_->segment_of(0));
+    int contiguous = hi == lo || rank0 + static_cast<std::ptrdiff_t>(ld_) * lo == window_->mine();
+    MPI_Allreduce(MPI_IN_PLACE, &contiguous, 1, MPI_INT, MPI_LAND, comm);
     if (!contiguous) {
-      MPI_Win_free(&win_);
+      window_.reset();
       return;
     }
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
     column0_ = rank0;
     own_lo_ = lo;
     own_hi_ = hi;
