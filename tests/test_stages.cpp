@@ -110,6 +110,56 @@ TYPED_TEST(StageTest, ReduceToBandBulgeChaseAndBacktransforms) {
     check_two_stage_stages<TypeParam::device, typename TypeParam::type>();
 }
 
+// backtransform_householder's two ways (TuneParameters::householder_kernel: compact-WY
+// GEMMs, or the reflector-group kernel on one process row; elsewhere both are the GEMMs)
+// give the same Q·Z to roundoff: the reflectors of tridiagonalize (offset 1) and of
+// reduce_to_band (offset b), all columns of Z or some, WY blocks whose width is not a
+// multiple of the group of four (nb = 7: 14-reflector blocks).
+template <class T>
+void check_householder_kernels_agree() {
+  for (const Grid& grid : test_grids())
+    for (auto [n, nb, b, ncols] : {std::tuple{1, 1, 1, 1},
+                                   {2, 1, 1, 2},
+                                   {37, 4, 8, 37},
+                                   {150, 7, 14, 150},
+                                   {150, 16, 16, 23}})
+      for (bool band : {false, true}) {
+        SCOPED_TRACE("grid " + shape_name(grid) + " N=" + std::to_string(n) + " nb=" +
+                     std::to_string(nb) + (band ? " b=" + std::to_string(b) : " tridiagonal") +
+                     " ncols=" + std::to_string(ncols));
+        DistMatrix<T> W(grid, n, n, nb);
+        generate::random_hermitian(W, 3 + n);
+        const int offset = band ? b : 1;
+        const std::vector<T> tau = band ? dense::reduce_to_band<Device::host>(W, b)
+                                        : dense::tridiagonalize<Device::host>(W).tau;
+        DistMatrix<T> Z(grid, n, n, nb, nb);
+        generate::random_hermitian(Z, 5 + n);
+        std::vector<T> out[2];
+        for (int kernel : {1, 2}) {
+          DistMatrix<T> Zk = Z.clone();
+          TuneParameters tune;
+          tune.householder_kernel = kernel;
+          tune.wy_width = 2 * nb;
+          dense::backtransform_householder<Device::host>(W, tau, offset, Zk, ncols, tune);
+          out[kernel - 1] = Zk.gather(0);
+        }
+        if (grid.rank() != 0) continue;
+        double diff = 0, size = 0;
+        for (std::size_t i = 0; i < out[0].size(); ++i) {
+          diff = std::max(diff, static_cast<double>(std::abs(out[0][i] - out[1][i])));
+          size = std::max(size, static_cast<double>(std::abs(out[0][i])));
+        }
+        EXPECT_LE(diff, accuracy_tolerance<T>(n) * std::max(size, 1.0));
+      }
+}
+
+TYPED_TEST(StageTest, HouseholderKernelsAgree) {
+  if constexpr (TypeParam::device == Device::cuda)
+    GTEST_SKIP() << cuda_skip_reason();
+  else
+    check_householder_kernels_agree<typename TypeParam::type>();
+}
+
 // One merge of the two torn halves of tridiag(e, d, e) (each solved by LAPACK ?stedc):
 // eigenvalues as ?stedc's of the whole, eigenvectors with residual and orthogonality at
 // roundoff. `repeats`: d drawn from a few values and some e negligible, so that most

@@ -117,7 +117,8 @@ double result_value(const tseig_handle& h, std::string_view name) {
 const std::vector<Parameter>& all_parameters() {
   static const std::vector<Parameter> list = [] {
     std::vector<Parameter> v(std::begin(parameters), std::end(parameters));
-    for (const TuneField& f : tune_fields) v.push_back({f.name, Kind::integer, false, f.min});
+    for (const TuneField& f : tune_fields)
+      v.push_back({f.name, Kind::integer, false, f.min, f.max});
     return v;
   }();
   return list;

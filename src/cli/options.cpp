@@ -23,7 +23,7 @@ void parse_tune(std::string_view text, TuneParameters& tune) {
     throw UsageError("--tune: '" + std::string(text) + "' is not NAME=VALUE with NAME one of " +
                      names);
   }
-  tune.*f->value = parse_int("--tune " + std::string(f->name), text.substr(eq + 1), f->min);
+  tune.*f->value = parse_int("--tune " + std::string(f->name), text.substr(eq + 1), f->min, f->max);
 }
 
 void parse_grid(std::string_view text, Options& o) {
@@ -185,9 +185,9 @@ Solver and layout:
                       a multiple of --nb (default: chosen by the solver)
   --tune NAME=VALUE   set one performance knob (repeatable); the names and defaults:
                       bandwidth_target=64 band_sweeps_per_pass=256 wy_width=256
-                      multiply_depth=256 dc_min_leaf=32 dc_max_panel=256
-                      dc_chunk_cols=512 gpu_band_kernel=0 gpu_band_columns=4
-                      cache_limit_mb=-1
+                      householder_kernel=0 multiply_depth=256 dc_min_leaf=32
+                      dc_max_panel=256 dc_chunk_cols=512 gpu_band_kernel=0
+                      gpu_band_columns=4 cache_limit_mb=-1
                       (see tseig/tune.hpp)
   --gpu off|auto|on   the back-transforms on each rank's GPU (on: an error where a rank
                       has none; auto: when every rank has one; default off)

@@ -3,6 +3,7 @@
 // a typo is an error instead of a silently different problem.
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -14,7 +15,8 @@
 namespace tseig::cli {
 
 template <class Int>
-Int parse_int(std::string_view flag, std::string_view text, Int min_value) {
+Int parse_int(std::string_view flag, std::string_view text, Int min_value,
+              Int max_value = std::numeric_limits<Int>::max()) {
   Int value{};
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size())
@@ -22,6 +24,9 @@ Int parse_int(std::string_view flag, std::string_view text, Int min_value) {
   if (value < min_value)
     throw UsageError(std::string(flag) + ": " + std::string(text) + " is below the minimum " +
                      std::to_string(min_value));
+  if (value > max_value)
+    throw UsageError(std::string(flag) + ": " + std::string(text) + " is above the maximum " +
+                     std::to_string(max_value));
   return value;
 }
 

@@ -252,11 +252,11 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   // The ranks agree on tune (checked above), so the first bad knob is the same everywhere.
   const TuneField* bad = nullptr;
   for (const TuneField& f : tune_fields)
-    if (!bad && options_.tune.*f.value < f.min) bad = &f;
+    if (!bad && (options_.tune.*f.value < f.min || options_.tune.*f.value > f.max)) bad = &f;
   raise_if_any(comm, bad != nullptr, ErrorCode::invalid_argument,
                bad ? "tune." + std::string(bad->name) + " = " +
-                         std::to_string(options_.tune.*bad->value) + " is below its minimum " +
-                         std::to_string(bad->min)
+                         std::to_string(options_.tune.*bad->value) + " is outside [" +
+                         std::to_string(bad->min) + ", " + std::to_string(bad->max) + "]"
                    : std::string());
   if (options_.tune.cache_limit_mb >= 0)
     set_cached_memory_limit(static_cast<std::size_t>(options_.tune.cache_limit_mb) << 20);

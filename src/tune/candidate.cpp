@@ -93,9 +93,9 @@ std::string choice_json(const TuneChoice& c) {
 }
 
 TuneChoice choice_from_json(const JsonValue& v) {
-  auto number = [&](const std::string& key, int min) {
+  auto number = [&](const std::string& key, int min, int max = 1 << 24) {
     const JsonValue* x = v.find(key);
-    if (!x || !x->is(JsonValue::Kind::number) || x->number() < min || x->number() > 1 << 24 ||
+    if (!x || !x->is(JsonValue::Kind::number) || x->number() < min || x->number() > max ||
         x->number() != static_cast<int>(x->number()))
       throw Error(ErrorCode::io_error, "tuning choice: '" + key + "' missing or out of range");
     return static_cast<int>(x->number());
@@ -112,7 +112,8 @@ TuneChoice choice_from_json(const JsonValue& v) {
   // A knob the entry does not name keeps its default (entries measured before the knob
   // existed stay valid); one it names must be in range.
   for (const TuneField& f : tune_fields)
-    if (v.find(std::string(f.name))) c.tune.*f.value = number(std::string(f.name), f.min);
+    if (v.find(std::string(f.name)))
+      c.tune.*f.value = number(std::string(f.name), f.min, std::min(f.max, 1 << 24));
   return c;
 }
 

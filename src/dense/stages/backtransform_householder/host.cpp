@@ -1,15 +1,109 @@
-// Z ← H(0)·H(1)···H(r-1)·Z in blocks of reflectors from the last (wy_blocks.hpp): each
-// process row updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
+// Z ← H(0)·H(1)···H(r-1)·Z in blocks of reflectors from the last (wy_blocks.hpp). On a
+// grid of one process row every rank holds whole columns of Z, and the blocks go to the
+// reflector-group kernel of stage 4 (stripes.hpp) in groups of consecutive reflectors;
+// otherwise each process row updates its tile of Z with W = T·(Vᴴ·Z), Z −= V·W.
 #include <algorithm>
+#include <optional>
 
 #include "core/blas/host.hpp"
+#include "core/blas/vector_width.hpp"
 #include "core/collectives.hpp"
 #include "core/instantiate.hpp"
+#include "dense/stages/backtransform_band/stripes.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/stages/backtransform_householder/wy_blocks.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::dense {
+namespace {
+
+// One block's reflectors in groups of G consecutive ones (reflector k of a group starts k
+// rows below its first), copied to slots of the group's window length, from the block's
+// last group to its first: the order they act in.
+template <class T>
+class WyGroups {
+ public:
+  static constexpr int G = reflector_group_size<T>();
+  void reserve(int width, int rows) {
+    groups_.reserve((width + G - 1) / G);
+    pv_.reserve(static_cast<std::size_t>(width + G) * std::max(rows, 1));
+  }
+  /// blk's V has row 0 at global row `row0`; tau holds the block's taus.
+  void build(const typename WyBlocks<T>::Block& blk, const T* tau, int row0) {
+    groups_.clear();
+    pv_.clear();
+    for (int i = blk.w - 1; i >= 0; i -= G) {
+      Group g{};
+      g.count = std::min(G, i + 1);
+      const int first = i - g.count + 1;
+      g.row = row0 + first;
+      g.len = blk.m - first;
+      g.v = pv_.size();
+      pv_.resize(g.v + static_cast<std::size_t>(G) * g.len, T(0));
+      T* v = &pv_[g.v];
+      for (int k = 0; k < g.count; ++k) {
+        std::copy_n(blk.V + first + static_cast<std::size_t>(first + k) * blk.ldv, g.len,
+                    v + static_cast<std::size_t>(k) * g.len);
+        g.tau[k] = tau[first + k];
+      }
+      for (int k = 0; k < g.count; ++k)
+        for (int l = k + 1; l < g.count; ++l) {
+          T d = 0;
+          for (int t = l; t < g.len; ++t)
+            d += conj_if_complex(v[static_cast<std::size_t>(k) * g.len + t]) *
+                 v[static_cast<std::size_t>(l) * g.len + t];
+          g.s[k * G + l] = d;
+        }
+      groups_.push_back(g);
+    }
+  }
+  void apply(Stripes<T>& S) const {
+    for (int st = 0; st < S.count(); ++st)
+      for (const Group& g : groups_)
+        apply_reflector_group(&pv_[g.v], g.len, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+  }
+
+ private:
+  struct Group {
+    int row, len, count;
+    T tau[G], s[G * G];
+    std::size_t v;
+  };
+  std::vector<Group> groups_;
+  std::vector<T> pv_;
+};
+
+template <class T>
+void apply_in_stripes(WyBlocks<T>& blocks, const std::vector<T>& tau, int offset, DistMatrix<T>& Z,
+                      int lcz) {
+  const int n = Z.m();
+  std::optional<Stripes<T>> S;
+  WyGroups<T> groups;
+  allocate_collectively(Z.grid().comm(), [&] {
+    S.emplace(offset, n - offset, lcz);
+    groups.reserve(blocks.width(), n - offset);
+  });
+  if (lcz > 0) S->load(&Z.local(offset, 0), Z.lld(), n - offset);
+  for (int b0 = blocks.last(); b0 >= 0; b0 -= blocks.width()) {
+    const auto blk = blocks.gather(b0);
+    if (lcz == 0) continue;
+    groups.build(blk, &tau[b0], b0 + offset);
+    groups.apply(*S);
+  }
+  if (lcz > 0) S->store(&Z.local(offset, 0), Z.lld(), n - offset);
+}
+
+// TuneParameters::householder_kernel. Collective: every rank must take the same path (the
+// BLAS's core, read from each rank's environment, could differ between nodes).
+bool use_reflector_groups(const Grid& g, const TuneParameters& tune) {
+  if (g.nprow() != 1 || tune.householder_kernel == 1) return false;
+  int groups =
+      tune.householder_kernel == 2 || band_kernel_vector_bytes > blas::vector_bytes() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &groups, 1, MPI_INT, MPI_MIN, g.comm());
+  return groups == 1;
+}
+
+}  // namespace
 
 void require_z_like_a(bool matches) {
   if (!matches)
@@ -26,6 +120,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   if (tau.empty() || ncols <= 0) return;
   const int lcz = Z.local_cols_before(ncols);
   WyBlocks<T> blocks(A, tau, offset, tune);
+  if (use_reflector_groups(g, tune)) return apply_in_stripes(blocks, tau, offset, Z, lcz);
   std::vector<T> Wh;
   allocate_collectively(g.comm(),
                         [&] { Wh.reserve(static_cast<std::size_t>(blocks.width()) * lcz); });

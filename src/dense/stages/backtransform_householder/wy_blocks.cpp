@@ -23,7 +23,7 @@ WyBlocks<T>::WyBlocks(const DistMatrix<T>& A, const std::vector<T>& tau, int off
 }
 
 template <class T>
-typename WyBlocks<T>::Block WyBlocks<T>::form(int b0) {
+typename WyBlocks<T>::Block WyBlocks<T>::gather(int b0) {
   const Grid& g = A_.grid();
   const int nb = A_.nb(), lr = A_.local_rows();
   const int b1 = std::min(b0 + width_, static_cast<int>(tau_.size())), w = b1 - b0;
@@ -46,6 +46,15 @@ typename WyBlocks<T>::Block WyBlocks<T>::form(int b0) {
     }
     broadcast_along_row(g, Vp, ldv * (k1 - k0), pc);
   }
+  return {w, r0, m, ldv, V_.data(), nullptr};
+}
+
+template <class T>
+typename WyBlocks<T>::Block WyBlocks<T>::form(int b0) {
+  const Grid& g = A_.grid();
+  const int nb = A_.nb();
+  const Block v = gather(b0);
+  const int w = v.w, r0 = v.r0, m = v.m, ldv = v.ldv;
   // T from S = VᴴV (as ?larft): T(i,i) = tau_i, T(0:i,i) = −tau_i·T(0:i,0:i)·S(0:i,i).
   // Only S's upper triangle is read, and V(:, k0:k1) is zero above row k0 + offset: one
   // GEMM per panel of S's columns over those rows, the panels dealt out over the process

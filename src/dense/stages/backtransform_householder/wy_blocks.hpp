@@ -31,6 +31,8 @@ class WyBlocks {
   int width() const { return width_; }
   /// Collective over A's grid: gathers the block from b0 and forms its T.
   Block form(int b0);
+  /// Collective over A's grid: gathers the block's V only (T_ is null).
+  Block gather(int b0);
 
  private:
   const DistMatrix<T>& A_;
