@@ -1,7 +1,9 @@
 #pragma once
 // Z ← Q·Z with Householder reflectors stored in the columns of A below a diagonal
 // (those of tridiagonalize: one-stage back-transform; those of reduce_to_band: stage 5
-// of the two-stage path), applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs.
+// of the two-stage path), applied as compact-WY blocks (I − V·T·Vᴴ) with GEMMs, or on
+// one process row block by block through the stage-4 reflector kernel
+// (TuneParameters::householder_kernel).
 #include <vector>
 
 #include "core/instantiate.hpp"
@@ -15,7 +17,8 @@ namespace tseig::dense {
 /// A(j+offset+1.., j), zeros above; Q = H(0)·H(1)··· (offset 1: tridiagonalize, offset b:
 /// reduce_to_band). Z: n×≥ncols on A's grid with A's row distribution (Z.mb() == A.nb(),
 /// Z.rsrc() == 0); its first ncols columns are multiplied by Q. Cost ∝ n²·ncols.
-/// Reflectors go in compact-WY blocks of tune.wy_width.
+/// Reflectors go in blocks of tune.wy_width; tune.householder_kernel picks how a block is
+/// applied.
 template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
                                DistMatrix<T>& Z, int ncols, const TuneParameters& tune);
