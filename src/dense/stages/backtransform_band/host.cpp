@@ -58,7 +58,7 @@ class BlockGroups {
       // (s, j) before (s−1, j): groups from the last sweep of the block; reflector k of
       // a group is sweep first + k, one row below sweep first + k − 1.
       for (int i = kg - 1; i >= 0; i -= G) {
-        Group g{};
+        ReflectorGroup<T> g;
         g.count = std::min(G, i + 1);
         const int first = s0 + i - g.count + 1;
         g.row = q.row(first, j);
@@ -71,13 +71,7 @@ class BlockGroups {
           g.tau[r] = q.tau[q.index(first + r, j)];
           g.len = std::max(g.len, r + l);
         }
-        for (int r = 0; r < g.count; ++r)
-          for (int c = r + 1; c < g.count; ++c) {
-            T d = 0;
-            for (int t = c; t < g.len; ++t)
-              d += conj_if_complex(pv_[g.v + r * slot_ + t]) * pv_[g.v + c * slot_ + t];
-            g.s[r * G + c] = d;
-          }
+        g.set_products(pv_.data(), slot_);
         groups_.push_back(g);
       }
       steps_.push_back(groups_.size());
@@ -96,21 +90,14 @@ class BlockGroups {
       const int st1 = std::min(S.count(), st0 + stripes_per_pass);
       for (std::size_t t = 0; t + 1 < steps_.size(); ++t)
         for (int st = st0; st < st1; ++st)
-          for (std::size_t i = steps_[t]; i < steps_[t + 1]; ++i) {
-            const Group& g = groups_[i];
-            apply_reflector_group(&pv_[g.v], slot_, g.tau, g.s, g.count, g.len, S.at(st, g.row));
-          }
+          for (std::size_t i = steps_[t]; i < steps_[t + 1]; ++i)
+            groups_[i].apply(pv_.data(), slot_, S.at(st, groups_[i].row));
     }
   }
 
  private:
-  struct Group {
-    int row, len, count;
-    T tau[G], s[G * G];
-    std::size_t v;
-  };
   std::size_t slot_;
-  std::vector<Group> groups_;
+  std::vector<ReflectorGroup<T>> groups_;
   std::vector<std::size_t> steps_;  // groups of step t: [steps_[t], steps_[t + 1])
   std::vector<T> pv_;
 };

@@ -43,4 +43,29 @@ template <class T>
 void apply_reflector_group(const T* v, std::size_t slot, const T* tau, const T* s, int m, int len,
                            T* S);
 
+/// One group as its owner keeps it: reflector k at storage[v + k·slot], starting k rows
+/// below the group's first row `row` (stripe rows), over a window of len rows.
+template <class T>
+struct ReflectorGroup {
+  static constexpr int G = reflector_group_size<T>();
+  int row = 0, len = 0, count = 0;
+  T tau[G] = {}, s[G * G] = {};
+  std::size_t v = 0;
+
+  /// s from the count reflectors in storage (reflector l is zero above its row l).
+  void set_products(const T* storage, std::size_t slot) {
+    const T* p = storage + v;
+    for (int k = 0; k < count; ++k)
+      for (int l = k + 1; l < count; ++l) {
+        T d = 0;
+        for (int t = l; t < len; ++t) d += conj_if_complex(p[k * slot + t]) * p[l * slot + t];
+        s[k * G + l] = d;
+      }
+  }
+  /// apply_reflector_group on the stripe S (its row `row` at S).
+  void apply(const T* storage, std::size_t slot, T* S) const {
+    apply_reflector_group(storage + v, slot, tau, s, count, len, S);
+  }
+};
+
 }  // namespace tseig::dense

@@ -33,7 +33,7 @@ class WyGroups {
     groups_.clear();
     pv_.clear();
     for (int i = blk.w - 1; i >= 0; i -= G) {
-      Group g{};
+      ReflectorGroup<T> g;
       g.count = std::min(G, i + 1);
       const int first = i - g.count + 1;
       g.row = row0 + first;
@@ -46,30 +46,17 @@ class WyGroups {
                     v + static_cast<std::size_t>(k) * g.len);
         g.tau[k] = tau[first + k];
       }
-      for (int k = 0; k < g.count; ++k)
-        for (int l = k + 1; l < g.count; ++l) {
-          T d = 0;
-          for (int t = l; t < g.len; ++t)
-            d += conj_if_complex(v[static_cast<std::size_t>(k) * g.len + t]) *
-                 v[static_cast<std::size_t>(l) * g.len + t];
-          g.s[k * G + l] = d;
-        }
+      g.set_products(pv_.data(), g.len);
       groups_.push_back(g);
     }
   }
   void apply(Stripes<T>& S) const {
     for (int st = 0; st < S.count(); ++st)
-      for (const Group& g : groups_)
-        apply_reflector_group(&pv_[g.v], g.len, g.tau, g.s, g.count, g.len, S.at(st, g.row));
+      for (const ReflectorGroup<T>& g : groups_) g.apply(pv_.data(), g.len, S.at(st, g.row));
   }
 
  private:
-  struct Group {
-    int row, len, count;
-    T tau[G], s[G * G];
-    std::size_t v;
-  };
-  std::vector<Group> groups_;
+  std::vector<ReflectorGroup<T>> groups_;
   std::vector<T> pv_;
 };
 
@@ -97,8 +84,8 @@ void apply_in_stripes(WyBlocks<T>& blocks, const std::vector<T>& tau, int offset
 // BLAS's core, read from each rank's environment, could differ between nodes).
 bool use_reflector_groups(const Grid& g, const TuneParameters& tune) {
   if (g.nprow() != 1 || tune.householder_kernel == 1) return false;
-  int groups =
-      tune.householder_kernel == 2 || band_kernel_vector_bytes > blas::vector_bytes() ? 1 : 0;
+  if (tune.householder_kernel == 2) return true;  // tune is the same on every rank
+  int groups = band_kernel_vector_bytes > blas::vector_bytes() ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &groups, 1, MPI_INT, MPI_MIN, g.comm());
   return groups == 1;
 }
