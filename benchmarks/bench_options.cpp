@@ -122,7 +122,9 @@ their accuracy. One JSON line per run on stdout (or --json-out), a table on stde
                       out, stages "transfers" and "cusolver_solve"
                     Without CUDA or a GPU these rows say why instead of a result
   --lapack          add the lapack row: ?syevd/?heevd on rank 0 alone, all eigenpairs,
-                    BLAS threads as set by the environment
+                    with the BLAS threads of all ranks on rank 0's node, on their cores
+                    (the other ranks sleep meanwhile), so it can run between the
+                    distributed rows of one run
   --nb NB           block size (default 64)
   --seed S          matrix seed (default 1)
   --dgemm-n N       order of the local dgemm rate measurement (default 2000, 0: skip)

@@ -56,6 +56,7 @@ Record measure(const std::string& solver, const DistMatrix<T>& A, int nev, Recor
     row.peak_mib = memory.max_growth_mib(A.grid().comm());
     row.seconds = s.seconds;
     row.stages = s.stages;
+    if (s.blas_threads > 0) row.blas_threads = s.blas_threads;
     row.nev = static_cast<int>(s.w.size());
     row.residual = accuracy::residual(A, s.w, s.Z);
     row.orthogonality = accuracy::orthogonality(s.Z, row.nev);

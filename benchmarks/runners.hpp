@@ -16,6 +16,7 @@ struct Solution {
   DistMatrix<T> Z;           ///< the first nev columns are the eigenvectors
   double seconds = 0;        ///< barrier to barrier, setup excluded
   std::vector<std::pair<std::string, double>> stages;
+  int blas_threads = 0;  ///< BLAS threads of the solve where it is not the run's (LAPACK)
 };
 
 /// tseig's Eigensolver with the given solver (one_stage, two_stage or scalapack); gpu is
@@ -33,7 +34,8 @@ Solution<T> solve_cusolver(const DistMatrix<T>& A, int nev);
 template <class T>
 Solution<T> solve_elpa(DistMatrix<T>& A, int nev, int stages);
 
-/// LAPACK ?syevd/?heevd on the gathered matrix, rank 0 alone, all eigenpairs.
+/// LAPACK ?syevd/?heevd on the gathered matrix, rank 0 alone with the BLAS threads and
+/// cores of all ranks on its node (the others sleep meanwhile), all eigenpairs.
 template <class T>
 Solution<T> solve_lapack(const DistMatrix<T>& A);
 
