@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "core/buffer_cache.hpp"
@@ -59,11 +60,9 @@ void mirror_blocks(const DistMatrix<T>& A, Visit&& visit, MirrorFrom from = Mirr
   };
 
   std::vector<int> scount(size), sdispl(size), rcount(size), rdispl(size), cursor(size);
-  cached_vector<T> sbuf, rbuf;
-  for (int first = 0; first < blocks; first += per_round) {
-    const int last = std::min(blocks, first + per_round);
-    // Sent: my blocks of the triangle `from`, each to the owner of its mirror, which
-    // visits the mirror with it. Both sides list a pair in (I, J) order.
+  // Fills the counts and displacements of the round of block rows [first, last); returns
+  // the entries sent and received.
+  const auto plan_round = [&](int first, int last) {
     std::fill(scount.begin(), scount.end(), 0);
     std::fill(rcount.begin(), rcount.end(), 0);
     for (int I = first; I < last; ++I) {
@@ -77,10 +76,27 @@ void mirror_blocks(const DistMatrix<T>& A, Visit&& visit, MirrorFrom from = Mirr
       stotal += scount[p];
       rtotal += rcount[p];
     }
-    allocate_collectively(grid.comm(), [&] {
-      sbuf.resize(stotal);
-      rbuf.resize(rtotal);
-    });
+    return std::pair{stotal, rtotal};
+  };
+  // Buffers at the largest round's size, taken once. Grown round by round, they were
+  // fresh pages in most rounds (a round may send nothing and the next more than any
+  // before): that took the input check from 0.05 to 0.25 s at N = 5000, np = 2.
+  long smax = 1, rmax = 1;
+  for (int first = 0; first < blocks; first += per_round) {
+    const auto [stotal, rtotal] = plan_round(first, std::min(blocks, first + per_round));
+    smax = std::max(smax, stotal);
+    rmax = std::max(rmax, rtotal);
+  }
+  CachedBuffer<T> sbuf, rbuf;
+  allocate_collectively(grid.comm(), [&] {
+    sbuf.reserve(smax);
+    rbuf.reserve(rmax);
+  });
+  for (int first = 0; first < blocks; first += per_round) {
+    const int last = std::min(blocks, first + per_round);
+    // Sent: my blocks of the triangle `from`, each to the owner of its mirror, which
+    // visits the mirror with it. Both sides list a pair in (I, J) order.
+    plan_round(first, last);
     cursor = sdispl;
     for (int I = first; I < last; ++I)
       my_blocks(I, up, [&](int li, int lj, int rows, int cols, int peer) {
