@@ -41,8 +41,7 @@ class NodeThreads {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    int node_rank = 0, node_size = 1;
-    MPI_Comm_rank(node, &node_rank);
+    int node_size = 1;
     MPI_Comm_size(node, &node_size);
     CPU_ZERO(&saved_);
     sched_getaffinity(0, sizeof saved_, &saved_);
