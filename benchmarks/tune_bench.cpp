@@ -1,9 +1,10 @@
 // tune_bench: how good are the autotuner's three ways to a choice? For each problem
 // (type, N, nev) on all ranks: every candidate of a grid (solver × block size ×
-// bandwidth × WY width) is timed — the exhaustive best — then the SCF-mode search runs
-// on its own fresh measurements, and the tuned, model and default choices are compared
-// with the best by the exhaustive table's times (a choice outside the grid is timed too).
-// One JSON line per problem on stdout; benchmarks/plot_tune.py makes the table and plot.
+// bandwidth × WY width × the Householder back-transform's path) is timed — the exhaustive best —
+// then the SCF-mode search runs on its own fresh measurements, and the tuned, model and default
+// choices are compared with the best by the exhaustive table's times (a choice outside the grid is
+// timed too). One JSON line per problem on stdout; benchmarks/plot_tune.py makes the table and
+// plot.
 //
 //   mpiexec -n 2 build/bin/tune_bench --n 1000,2000 --nev-frac 1,0.2,0.05 --type d,z
 #include <mpi.h>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
 #include "tseig/tseig.hpp"
 #include "tune/candidate.hpp"
 #include "tune/machine_model.hpp"
@@ -62,8 +64,9 @@ BenchOptions parse(int argc, char** argv) {
   return o;
 }
 
-// The exhaustive grid: every solver, block sizes 32..128, and the knobs each one has.
-std::vector<TuneChoice> grid_of_candidates(int n) {
+// The exhaustive grid: every solver, block sizes 32..128, and the knobs each one has;
+// `paths` the Householder back-transform's paths the grid has (dense::householder_path).
+std::vector<TuneChoice> grid_of_candidates(int n, const std::vector<int>& paths) {
   std::vector<TuneChoice> out;
   auto add = [&](TuneChoice c) {
     c = tune::normalized(c, c.block_size);
@@ -74,17 +77,19 @@ std::vector<TuneChoice> grid_of_candidates(int n) {
   for (int bs : {32, 64, 128}) {
     if (bs > std::max(32, n / 2)) continue;
     add(TuneChoice{Solver::scalapack, bs});
-    for (int wy : {256, 512}) {
-      TuneChoice one{Solver::one_stage, bs};
-      one.tune.wy_width = wy;
-      add(one);
-      for (int b : {64, 128}) {
-        TuneChoice two{Solver::two_stage, bs};
-        two.tune.wy_width = wy;
-        two.tune.bandwidth_target = b;
-        add(two);
+    for (int wy : {256, 512})
+      for (int path : paths) {
+        TuneChoice one{Solver::one_stage, bs};
+        one.tune.wy_width = wy;
+        one.tune.householder_kernel = path;
+        add(one);
+        for (int b : {64, 128}) {
+          TuneChoice two = one;
+          two.solver = Solver::two_stage;
+          two.tune.bandwidth_target = b;
+          add(two);
+        }
       }
-    }
   }
   return out;
 }
@@ -117,8 +122,17 @@ std::string entry(const TuneChoice& c, double seconds, double best) {
 
 template <class T>
 void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) {
+  // On one process row both paths are candidates, and a choice that leaves the path to
+  // the default (0) names the one the default takes, so that equal runs compare equal.
+  const int default_path = g.nprow() == 1 ? dense::householder_path(g, TuneParameters{}) : 0;
+  auto explicit_path = [&](TuneChoice c) {
+    if (c.solver != Solver::scalapack && c.tune.householder_kernel == 0)
+      c.tune.householder_kernel = default_path;
+    return c;
+  };
   std::vector<std::pair<TuneChoice, double>> table;
-  for (const TuneChoice& c : grid_of_candidates(n))
+  for (const TuneChoice& c :
+       grid_of_candidates(n, default_path ? std::vector<int>{1, 2} : std::vector<int>{0}))
     table.emplace_back(c, time_choice<T>(g, n, nev, o.nb, c, o.reps));
   auto seconds_of = [&](const TuneChoice& c) {
     for (const auto& [t, s] : table)
@@ -140,11 +154,12 @@ void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) 
     es.eigenvectors(A, Z);
   }
   const auto search = tune::ScfSearch::from_state(es.autotune_state());
-  const TuneChoice tuned = search.best();
+  const TuneChoice tuned = explicit_path(search.best());
   const auto sig = tune::make_signature(type_letter<T>(), n, nev, g.nprow(), g.npcol(), true);
-  const TuneChoice model =
-      tune::normalized(tune::model_choice(sig, o.nb, tune::machine_rates(g.comm())), o.nb);
-  const TuneChoice defaults = tune::normalized(TuneChoice{Solver::one_stage, o.nb}, o.nb);
+  const TuneChoice model = explicit_path(
+      tune::normalized(tune::model_choice(sig, o.nb, tune::machine_rates(g.comm())), o.nb));
+  const TuneChoice defaults =
+      explicit_path(tune::normalized(TuneChoice{Solver::one_stage, o.nb}, o.nb));
   const double t_tuned = seconds_of(tuned), t_model = seconds_of(model),
                t_default = seconds_of(defaults);
   const auto best = std::min_element(

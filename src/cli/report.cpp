@@ -83,7 +83,11 @@ void print_summary(std::ostream& out, const RunContext& ctx, const RunResult& r)
   out << "solver         " << to_string(o.solver);
   if (o.solver == Solver::automatic)
     out << " -> " << to_string(r.choice.solver) << " (" << to_string(r.choice.source) << ", nb "
-        << r.choice.block_size << ")";
+        << r.choice.block_size
+        << (r.choice.tune.householder_kernel == 1   ? ", back-transform by GEMMs"
+            : r.choice.tune.householder_kernel == 2 ? ", back-transform by the reflector kernel"
+                                                    : "")
+        << ")";
   out << "\n";
   out << "blas           " << blas_description() << "\n";
   out << (o.index_range || o.value_range ? "eigenvalues (the first 10 returned):\n"

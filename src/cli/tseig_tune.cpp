@@ -104,15 +104,19 @@ void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOpti
       "(half rate at rank %.1f), "
       "triad %.1f GB/s, tile product %.1f GB/s (%.1f in cache, %.1f up to %.1f MiB), bulge chase "
       "%.1f GFlop/s, stage-4 kernel %.1f, divide & conquer %.1f, Householder back-transform "
-      "%.1f, allreduce %.1f us, %.2f GB/s)\n",
+      "%.1f (GEMMs) / %.1f (kernel), allreduce %.1f us, %.2f GB/s)\n",
       type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.panel_gemm_gflops, r.update_half_rank,
       r.stream_gbs, r.symv_gbs, r.symv_cache_gbs, r.symv_reach_gbs, r.cache_bytes / 1048576,
       r.bulge_chase_gflops, r.band_backtransform_gflops, r.tridiagonal_solve_gflops,
-      r.householder_gflops, r.latency_s * 1e6, r.network_gbs);
+      r.householder_gflops, r.householder_kernel_gflops, r.latency_s * 1e6, r.network_gbs);
   for (tseig::Solver s :
        {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
     const auto [nb, p] = tseig::tune::best_blocking(s, sig, o.nb, r);
-    std::printf("  %-10s nb=%-3d %8.3f s =", tseig::to_string(s), nb, p.total);
+    std::printf("  %-10s nb=%-3d%s %8.3f s =", tseig::to_string(s), nb,
+                p.householder_kernel == 2   ? " bt=kernel"
+                : p.householder_kernel == 1 ? " bt=gemm"
+                                            : "",
+                p.total);
     for (const auto& [stage, seconds] : p.stages) std::printf(" %s %.3f", stage.c_str(), seconds);
     std::printf("\n");
   }

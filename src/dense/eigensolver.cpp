@@ -16,6 +16,7 @@
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
 #include "dense/solve_device.hpp"
+#include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/two_stage.hpp"
 #include "dense/validation.hpp"
 #include "dense/working_grid.hpp"
@@ -219,7 +220,8 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
       for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
         predicted.push_back(
             tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm())).second.total);
-    scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted);
+    const int path = grid.nprow() == 1 ? dense::householder_path(grid, TuneParameters{}) : 0;
+    scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted, path);
   }
   return scf_->next();
 }

@@ -49,9 +49,9 @@ bool same_point(const TuneChoice& a, const TuneChoice& b) {
 std::vector<Axis> axes(Solver s) {
   switch (s) {
     case Solver::two_stage:
-      return {Axis::block_size, Axis::bandwidth_target, Axis::wy_width};
+      return {Axis::block_size, Axis::bandwidth_target, Axis::wy_width, Axis::householder_kernel};
     case Solver::one_stage:
-      return {Axis::block_size, Axis::wy_width};
+      return {Axis::block_size, Axis::wy_width, Axis::householder_kernel};
     default:
       return {Axis::block_size};
   }
@@ -61,6 +61,12 @@ std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int 
   const std::vector<Axis> mine = axes(c.solver);
   if (std::find(mine.begin(), mine.end(), axis) == mine.end()) return std::nullopt;
   TuneChoice next = c;
+  if (axis == Axis::householder_kernel) {
+    const int path = c.tune.householder_kernel;
+    if (dir < 0 || (path != 1 && path != 2)) return std::nullopt;
+    next.tune.householder_kernel = 3 - path;
+    return next;
+  }
   int& v = knob(next, axis);
   v = dir > 0 ? 2 * v : v / 2;
   const int lo = axis == Axis::block_size         ? min_block
@@ -121,6 +127,8 @@ std::string label(const TuneChoice& c) {
   std::string s = std::string(to_string(c.solver)) + " nb=" + std::to_string(c.block_size);
   if (c.solver == Solver::two_stage) s += " b=" + std::to_string(c.tune.bandwidth_target);
   if (c.solver != Solver::scalapack) s += " wy=" + std::to_string(c.tune.wy_width);
+  if (c.solver != Solver::scalapack && c.tune.householder_kernel != 0)
+    s += c.tune.householder_kernel == 1 ? " bt=gemm" : " bt=kernel";
   return s;
 }
 

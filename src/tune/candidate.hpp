@@ -10,8 +10,10 @@
 
 namespace tseig::tune {
 
-/// The knobs the search moves, in the order it tries them.
-enum class Axis { block_size, bandwidth_target, wy_width };
+/// The knobs the search moves, in the order it tries them. householder_kernel is a
+/// switch between the back-transform's two paths (1 GEMMs, 2 the reflector kernel); a
+/// choice with 0 there (the grid has several process rows) has no neighbour along it.
+enum class Axis { block_size, bandwidth_target, wy_width, householder_kernel };
 
 /// `c` with the knobs its solver ignores at their defaults and two_stage's bandwidth
 /// rounded up to a whole number of blocks (what the solver would use): two choices that
@@ -20,7 +22,8 @@ TuneChoice normalized(TuneChoice c, int input_nb);
 /// Same solver, block size and searched knobs (source and seconds ignored).
 bool same_point(const TuneChoice& a, const TuneChoice& b);
 
-/// `c` with knob `axis` doubled (dir > 0) or halved, if that stays in the searched range
+/// `c` with knob `axis` doubled (dir > 0) or halved (householder_kernel: switched, dir > 0
+/// only), if that stays in the searched range
 /// for an N×N problem and the knob matters for c's solver; nullopt otherwise.
 std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int n);
 /// The axes that matter for a solver.
@@ -36,7 +39,8 @@ std::string choice_json(const TuneChoice& c);
 /// of range; a knob of TuneParameters that is not named keeps its default.
 TuneChoice choice_from_json(const JsonValue& v);
 
-/// A short label for tables: "two_stage nb=64 b=128 wy=256".
+/// A short label for tables: "two_stage nb=64 b=128 wy=256", with " bt=gemm" or
+/// " bt=kernel" where householder_kernel names the back-transform's path.
 std::string label(const TuneChoice& c);
 
 }  // namespace tseig::tune

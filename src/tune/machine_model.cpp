@@ -58,7 +58,10 @@ struct Ramp {
   double at(double m) const { return m <= 1024 ? 1.0 : (1024 + m_half) / 1024 * m / (m + m_half); }
 };
 constexpr Ramp e_divide_conquer{1794};
-constexpr Ramp e_backtransform{831};               // one_stage's reflectors and stage 5's alike
+// One_stage's reflectors and stage 5's alike, through GEMMs or the reflector kernel: on the
+// Zen 5 VM (d N = 2000 and 4000, z N = 2000, nev = N, 2 ranks) the kernel's path ran
+// 1.8–2.1× faster than the GEMMs' at every order, as at order 1024 (1.9×).
+constexpr Ramp e_backtransform{831};
 constexpr double backtransform_full_share = 1.07;  // stage 5 over one_stage's, same order
 constexpr double e_scalapack_dc = 0.47;            // p?stedc, of dgemm (the AVX-512 VM)
 // The two reductions, their rank-2nb and rank-b updates: of the rank-64 update rate.
@@ -265,11 +268,16 @@ MachineRates calibrate(MPI_Comm comm) {
       }
       tau[j] = 2 / norm2;
     }
-    const double t = best_time(comm, timing_seconds, [&] {
-      dense::backtransform_householder<Device::host>(reflectors, tau, 1, vectors, chase_n,
-                                                     TuneParameters{});
-    });
-    r.householder_gflops = 2.0 * chase_n * chase_n * chase_n / t * 1e-9;
+    auto householder_gflops = [&](int path) {
+      TuneParameters tune;
+      tune.householder_kernel = path;
+      const double t = best_time(comm, timing_seconds, [&] {
+        dense::backtransform_householder<Device::host>(reflectors, tau, 1, vectors, chase_n, tune);
+      });
+      return 2.0 * chase_n * chase_n * chase_n / t * 1e-9;
+    };
+    r.householder_gflops = householder_gflops(1);
+    r.householder_kernel_gflops = householder_gflops(2);
   }
   if (p > 1) {
     double x = 1;
@@ -324,10 +332,16 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
   // calibrated rates, ramped up to the size of each rank's share.
   const double merges_s = merges * seconds_per_flop(rates.tridiagonal_solve_gflops) /
                           (complex ? 4.0 : 1.0) / e_divide_conquer.at(n / std::cbrt(p));
-  const double householder_s = vectors * seconds_per_flop(rates.householder_gflops) /
-                               e_backtransform.at(std::cbrt(n * n * nev / p));
+  // The kernel's path exists on one process row only; there the faster one is priced.
+  const bool paths = sig.nprow == 1 && solver != Solver::scalapack;
+  const bool kernel = paths && rates.householder_kernel_gflops > rates.householder_gflops;
+  const double householder_s =
+      vectors *
+      seconds_per_flop(kernel ? rates.householder_kernel_gflops : rates.householder_gflops) /
+      e_backtransform.at(std::cbrt(n * n * nev / p));
   const double elem = (complex ? 16.0 : 8.0) / (single ? 2 : 1);
   Prediction out;
+  if (paths) out.householder_kernel = kernel ? 2 : 1;
   auto stage = [&](const char* name, double seconds) {
     out.stages.emplace_back(name, seconds);
     out.total += seconds;
@@ -419,6 +433,7 @@ TuneChoice model_choice(const Signature& sig, int input_nb, const MachineRates& 
     if (p.total < best.seconds) {
       best.solver = s;
       best.block_size = nb == input_nb ? 0 : nb;
+      best.tune.householder_kernel = p.householder_kernel;
       best.seconds = p.total;
     }
   }

@@ -41,8 +41,10 @@ struct MachineRates {
   /// 4/3·n³, per rank, all ranks running.
   double tridiagonal_solve_gflops = 0;
   /// tseig's compact-WY Householder back-transform (order 1024, 1024 columns, one rank
-  /// alone) in GFlop/s of 2·n³, per rank, all ranks running.
+  /// alone) in GFlop/s of 2·n³, per rank, all ranks running: through GEMMs, and through
+  /// the reflector kernel (householder_kernel 2, a grid of one process row only).
   double householder_gflops = 0;
+  double householder_kernel_gflops = 0;
   /// The one-stage tridiagonalization's memory-bound kernel (both products of a tile of
   /// the lower triangle in one pass) in GB/s of the tile read per rank, all ranks
   /// running: on a tile beyond every cache, on one of at most 2 MiB (the panel's column
@@ -63,11 +65,14 @@ const MachineRates& machine_rates(MPI_Comm comm);
 struct Prediction {
   std::vector<std::pair<std::string, double>> stages;  ///< seconds per stage
   double total = 0;
+  /// The Householder back-transform's path priced: the faster of the two where the grid
+  /// has one process row (1 GEMMs, 2 the kernel), else 0 (GEMMs, the only one).
+  int householder_kernel = 0;
 };
 
-/// Predicted seconds of `solver` (default knobs, block size `nb`) on the problem `sig`,
-/// with the copy into that blocking when the input's block size `input_nb` differs
-/// (0: no copy counted).
+/// Predicted seconds of `solver` (default knobs but the back-transform's path, block size `nb`) on
+/// the problem `sig`, with the copy into that blocking when the input's block size `input_nb`
+/// differs (0: no copy counted).
 Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates,
                    int input_nb = 0);
 
@@ -77,7 +82,8 @@ std::pair<int, Prediction> best_blocking(Solver solver, const Signature& sig, in
                                          const MachineRates& rates);
 
 /// Of one_stage and two_stage at their best blocking, the one with the smallest
-/// prediction (source model, seconds its prediction, block_size 0 for the input's).
+/// prediction (source model, seconds its prediction, block_size 0 for the input's, the
+/// back-transform's path priced).
 TuneChoice model_choice(const Signature& sig, int input_nb, const MachineRates& rates);
 
 }  // namespace tseig::tune

@@ -30,7 +30,7 @@ constexpr double confirm_within = 1.15;
 }  // namespace
 
 ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
-                     std::vector<double> predicted)
+                     std::vector<double> predicted, int householder_path)
     : key_(std::move(key)), n_(n) {
   base_.block_size = user.block_size > 0 ? user.block_size : input_nb;
   base_.tune = user.tune;
@@ -40,6 +40,11 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
     fixed_axes_.push_back(static_cast<int>(Axis::bandwidth_target));
   if (user.tune.wy_width != defaults.wy_width)
     fixed_axes_.push_back(static_cast<int>(Axis::wy_width));
+  // The default path made explicit, so that its neighbour is the other one.
+  if (user.tune.householder_kernel != defaults.householder_kernel || householder_path == 0)
+    fixed_axes_.push_back(static_cast<int>(Axis::householder_kernel));
+  else
+    base_.tune.householder_kernel = householder_path;
   const std::vector<Solver> all{Solver::one_stage, Solver::two_stage, Solver::scalapack};
   if (user.solver != Solver::automatic) {
     solvers_ = {user.solver};

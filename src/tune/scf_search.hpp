@@ -1,11 +1,11 @@
 #pragma once
 // The pruned search behind the SCF mode and tseig-tune: coarse over the solvers (in the
 // machine model's order, those predicted more than 1.5× slower than the fastest left out),
-// then a hill climb from the best along its knobs (block size, bandwidth, WY width; each
-// doubled and halved) until no untried neighbour of the best is left, at most
-// `max_trials` calls. Each candidate runs once (one that fails, once more); the first
-// (which also warms the caches) runs again when it came within 25 % of the best, and at the
-// end the best and every point within 15 % of it run a second time (near ties are
+// then a hill climb from the best along its knobs (block size, bandwidth, WY width, each
+// doubled and halved; the Householder back-transform's path, switched) until no untried neighbour
+// of the best is left, at most `max_trials` calls. Each candidate runs once (one that fails, once
+// more); the first (which also warms the caches) runs again when it came within 25 % of the best,
+// and at the end the best and every point within 15 % of it run a second time (near ties are
 // settled on two timings each, the faster of the two counting). The state is the list of
 // trials, so a search saved and loaded continues exactly where it was.
 #include <optional>
@@ -24,9 +24,11 @@ class ScfSearch {
   /// A search for the problem with signature key `key` and order n. Values the user set
   /// in `user` (solver, block_size, knobs) stay fixed; `input_nb` is the matrix's block
   /// size; `predicted` the model's seconds for one_stage, two_stage, scalapack (empty:
-  /// no model, that order).
+  /// no model, that order); `householder_path` the path the default takes on this grid
+  /// (dense::householder_path: 1 GEMMs, 2 the kernel), 0 where only one exists (several
+  /// process rows): the search starts there and tries the other.
   ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
-            std::vector<double> predicted);
+            std::vector<double> predicted, int householder_path = 0);
 
   const std::string& key() const { return key_; }
   bool finished() const { return !pending(); }

@@ -71,6 +71,17 @@ TEST(TuneCandidates, NeighboursStayInRange) {
   ASSERT_TRUE(up);
   EXPECT_EQ(up->block_size, 32);
   EXPECT_FALSE(tune::neighbor(c, tune::Axis::block_size, +1, 40));  // beyond N/2
+  // The back-transform's path: switched where it names one, never for ScaLAPACK.
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::householder_kernel, +1, 1000));  // 0: one path
+  c.tune.householder_kernel = 2;
+  const auto gemms = tune::neighbor(c, tune::Axis::householder_kernel, +1, 1000);
+  ASSERT_TRUE(gemms);
+  EXPECT_EQ(gemms->tune.householder_kernel, 1);
+  EXPECT_EQ(
+      tune::neighbor(*gemms, tune::Axis::householder_kernel, +1, 1000)->tune.householder_kernel, 2);
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::householder_kernel, -1, 1000));  // one switch
+  c.solver = Solver::scalapack;
+  EXPECT_FALSE(tune::neighbor(c, tune::Axis::householder_kernel, +1, 1000));
 }
 
 TEST(TuneCandidates, UserValuesAreNeverOverridden) {
@@ -176,6 +187,38 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
             Solver::two_stage);
 }
 
+TEST(TuneModel, PricesTheFasterHouseholderPathOnOneProcessRow) {
+  tune::MachineRates r{.gemm_gflops = 50,
+                       .panel_gemm_gflops = 35,
+                       .stream_gbs = 10,
+                       .latency_s = 3e-6,
+                       .network_gbs = 5,
+                       .bulge_chase_gflops = 5,
+                       .band_backtransform_gflops = 20,
+                       .tridiagonal_solve_gflops = 15,
+                       .householder_gflops = 20,
+                       .householder_kernel_gflops = 40,
+                       .symv_gbs = 20};
+  const auto row = signature('d', 4000, 4000, 2);                         // grid 1 × 2
+  const auto square = tune::make_signature('d', 4000, 4000, 2, 2, true);  // 2 × 2
+  tune::MachineRates gemm_only = r;
+  gemm_only.householder_kernel_gflops = 0;
+  for (Solver s : {Solver::one_stage, Solver::two_stage}) {
+    const auto kernel = tune::predict(s, row, 64, r);
+    EXPECT_EQ(kernel.householder_kernel, 2);
+    const auto gemms = tune::predict(s, row, 64, gemm_only);
+    EXPECT_EQ(gemms.householder_kernel, 1);
+    EXPECT_LT(kernel.total, gemms.total);
+    // Several process rows: GEMMs only, whatever the kernel's rate.
+    const auto rows = tune::predict(s, square, 64, r);
+    EXPECT_EQ(rows.householder_kernel, 0);
+    EXPECT_DOUBLE_EQ(rows.total, tune::predict(s, square, 64, gemm_only).total);
+  }
+  EXPECT_EQ(tune::model_choice(row, 64, r).tune.householder_kernel, 2);
+  EXPECT_EQ(tune::model_choice(row, 64, gemm_only).tune.householder_kernel, 1);
+  EXPECT_EQ(tune::model_choice(square, 64, r).tune.householder_kernel, 0);
+}
+
 TEST(TuneSignature, BucketsAndKeys) {
   EXPECT_EQ(signature('d', 1000, 1000, 1).n_bucket(), signature('d', 1024, 1024, 1).n_bucket());
   EXPECT_NE(signature('d', 4000, 4000, 1).n_bucket(), signature('d', 6000, 6000, 1).n_bucket());
@@ -258,6 +301,34 @@ TEST(TuneScfSearch, ModelPrunesAndUserValuesStay) {
     EXPECT_EQ(c.block_size, 48);
   }
   EXPECT_EQ(s.trials().front().first.solver, Solver::one_stage);  // the model's order
+}
+
+TEST(TuneScfSearch, SwitchesTheHouseholderPathWhereTheGridHasTwo) {
+  // The default takes the kernel (2); GEMMs (1) are 10 % faster.
+  auto time = [](const TuneChoice& c) {
+    double t = c.solver == Solver::two_stage ? 1.0 : 1.5;
+    t *= 1 + 0.2 * std::abs(std::log2(c.block_size / 64.0));
+    t *= 1 + 0.2 * std::abs(std::log2(c.tune.wy_width / 256.0));
+    t *= 1 + 0.2 * std::abs(std::log2(c.tune.bandwidth_target / 64.0));
+    return c.tune.householder_kernel == 1 ? 0.9 * t : t;
+  };
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {1.5, 1.0, 2.0}, 2);
+  EXPECT_EQ(s.next().tune.householder_kernel, 2);  // starts from the default's path
+  EXPECT_LE(run_search(s, time), tune::ScfSearch::max_trials);
+  EXPECT_EQ(s.best().solver, Solver::two_stage);
+  EXPECT_EQ(s.best().tune.householder_kernel, 1);
+  // One path only (several process rows), or the user's: never switched.
+  EigensolverOptions user;
+  user.tune.householder_kernel = 2;
+  for (auto [options, path] : {std::pair{EigensolverOptions{}, 0}, std::pair{user, 1}}) {
+    tune::ScfSearch t("key", 4000, 64, options, {1.5, 1.0, 2.0}, path);
+    run_search(t, time);
+    for (const auto& [c, seconds] : t.trials()) {
+      if (c.solver != Solver::scalapack) {
+        EXPECT_EQ(c.tune.householder_kernel, options.tune.householder_kernel);
+      }
+    }
+  }
 }
 
 TEST(TuneScfSearch, FailedTrialIsRetriedOnceThenSkipped) {

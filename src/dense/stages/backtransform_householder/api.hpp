@@ -23,6 +23,11 @@ template <Device D, class T>
 void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau, int offset,
                                DistMatrix<T>& Z, int ncols, const TuneParameters& tune);
 
+/// Collective: the path backtransform_householder takes on grid g with `tune`, the same
+/// on every rank: 1 (compact-WY GEMMs) or 2 (the reflector kernel, one process row only).
+/// householder_kernel 0 takes the kernel where its SIMD is wider than the BLAS's.
+int householder_path(const Grid& g, const TuneParameters& tune);
+
 /// Throws Error(invalid_argument) unless Z shares A's grid and row distribution.
 void require_z_like_a(bool matches);
 

@@ -80,17 +80,16 @@ void apply_in_stripes(WyBlocks<T>& blocks, const std::vector<T>& tau, int offset
   if (lcz > 0) S->store(&Z.local(offset, 0), Z.lld(), n - offset);
 }
 
-// TuneParameters::householder_kernel. Collective: every rank must take the same path (the
-// BLAS's core, read from each rank's environment, could differ between nodes).
-bool use_reflector_groups(const Grid& g, const TuneParameters& tune) {
-  if (g.nprow() != 1 || tune.householder_kernel == 1) return false;
-  if (tune.householder_kernel == 2) return true;  // tune is the same on every rank
-  int groups = band_kernel_vector_bytes > blas::vector_bytes() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &groups, 1, MPI_INT, MPI_MIN, g.comm());
-  return groups == 1;
-}
-
 }  // namespace
+
+int householder_path(const Grid& g, const TuneParameters& tune) {
+  if (g.nprow() != 1 || tune.householder_kernel == 1) return 1;
+  if (tune.householder_kernel == 2) return 2;  // tune is the same on every rank
+  // The BLAS's core, read from each rank's environment, could differ between nodes.
+  int kernel = band_kernel_vector_bytes > blas::vector_bytes() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &kernel, 1, MPI_INT, MPI_MIN, g.comm());
+  return kernel == 1 ? 2 : 1;
+}
 
 void require_z_like_a(bool matches) {
   if (!matches)
@@ -107,7 +106,7 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
   if (tau.empty() || ncols <= 0) return;
   const int lcz = Z.local_cols_before(ncols);
   WyBlocks<T> blocks(A, tau, offset, tune);
-  if (use_reflector_groups(g, tune)) return apply_in_stripes(blocks, tau, offset, Z, lcz);
+  if (householder_path(g, tune) == 2) return apply_in_stripes(blocks, tau, offset, Z, lcz);
   std::vector<T> Wh;
   allocate_collectively(g.comm(),
                         [&] { Wh.reserve(static_cast<std::size_t>(blocks.width()) * lcz); });
