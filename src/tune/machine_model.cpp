@@ -84,6 +84,12 @@ constexpr double panel_column_reads = 2;
 constexpr double redistribute_memory_passes = 5;
 constexpr double redistribute_network_passes = 6;
 constexpr double e_reduce_to_band = 0.75;
+// reduce_to_band's panels besides: ≈ N²·nb flops of work per panel on its owner (the QR,
+// forming W, the waits for Y's sums) that the ranks do not share, at this fraction of
+// dgemm. Fitted to values-only solves of d N = 1000…4000 on 1 and 2 ranks of the Zen 5 VM,
+// where the N³ term alone came 0.03–0.32 s short (within 6 % with it from N = 2000 on,
+// 30 % short at N = 1000).
+constexpr double e_band_panels = 0.067;
 // Stage 4 at the rate of its kernel in the calibration (order 1024, 256 columns). Fitted
 // with 64 columns, where the stage ran at 0.84–1.2 of it (N = 2000…3000, AMD VMs) and
 // 1.4 on the Intel VM; with 256 columns there 1.0–1.1 (N = 4000, 1 and 2 ranks).
@@ -210,12 +216,18 @@ MachineRates calibrate(MPI_Comm comm) {
     // So tiles of 2, 4, 8 and 16 MiB within that share are timed; the cache reaches as
     // far as they run 1.2× faster than memory, at the slowest of their rates (that VM:
     // 43 GB/s at 2 MiB, 25-28 at 4-16 MiB, 17 beyond).
-    const double share = smallest_of(comm, last_level_cache_share(comm));
+    // Where sysfs names no cache (the Zen 5 VMs), tiles up to 16 MiB are timed all the
+    // same, the smallest held to the 1.2× test too: priced at memory's rate, one_stage's
+    // tridiagonalization of d N = 2000 on 2 ranks was given 1.5× its measured time.
+    const double reported = smallest_of(comm, last_level_cache_share(comm));
+    const double most = 16.0 * (1 << 20);
+    const double share = reported > 0 ? reported : most;
     const double smallest = std::clamp(share / 2, 1.0 * (1 << 15), 1.0 * (1 << 21));
     auto tile_gbs = [&](double bytes) { return symv_gbs(static_cast<int>(std::sqrt(bytes / 8))); };
     r.symv_cache_gbs = r.symv_reach_gbs = tile_gbs(smallest);
-    r.cache_bytes = share > 0 ? smallest : 0;
-    for (double bytes = 2 * smallest; bytes <= std::min(share, 16.0 * (1 << 20)); bytes *= 2) {
+    r.cache_bytes = reported > 0 || r.symv_cache_gbs >= 1.2 * r.symv_gbs ? smallest : 0;
+    for (double bytes = 2 * smallest; r.cache_bytes > 0 && bytes <= std::min(share, most);
+         bytes *= 2) {
       const double gbs = tile_gbs(bytes);
       if (gbs < 1.2 * r.symv_gbs) break;
       r.cache_bytes = bytes;
@@ -226,10 +238,14 @@ MachineRates calibrate(MPI_Comm comm) {
     // The bulge chase has its own rate (MachineRates::bulge_chase_gflops): on three
     // 2-core VMs it ran at 5–10 GFlop/s per rank while dgemm ran at 19–51, and at
     // N = 512…4000 within 20 % of one rate (6.7 → 5.7 GFlop/s, one rank).
-    const double s = best_time(
-        comm, timing_seconds, [&] { dense::bulge_chase(band, chase_n, 64, MPI_COMM_SELF, false); });
-    r.bulge_chase_gflops = 6.0 * chase_n * chase_n * 64 / s * 1e-9;
+    // On one node the ranks share the band and deal out its sweeps: timed so, as its rate
+    // per rank. On the Zen 5 VM two ranks ran the chase only 1.0–1.2× faster than one
+    // (d N = 2000 and 4000), where the model had counted 2×.
     r.chase_shares_node = ranks_on_node(comm) == p;
+    const MPI_Comm chase_comm = r.chase_shares_node ? comm : MPI_COMM_SELF;
+    const double s = best_time(comm, timing_seconds,
+                               [&] { dense::bulge_chase(band, chase_n, 64, chase_comm, false); });
+    r.bulge_chase_gflops = 6.0 * chase_n * chase_n * 64 / s * 1e-9 / (r.chase_shares_node ? p : 1);
     // Its reflectors applied to 256 columns (the triad's third array): stage 4's kernel.
     // With 64 columns (four stripes) the grouping of the reflectors, done once per block
     // for all stripes, weighed in: 41 GFlop/s on a 2-core Intel VM where the stage ran at
@@ -358,8 +374,9 @@ Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRat
     case Solver::two_stage:
       // Only the columns beyond the band have panels; a band as wide as the matrix is a
       // dense tridiagonalization for the bulge chase (at most 4/3·N³).
-      stage("reduce_to_band",
-            4.0 / 3 * std::pow(n - b, 3) * panel_flop_s / e_reduce_to_band + 4 * n / nb * latency);
+      stage("reduce_to_band", 4.0 / 3 * std::pow(n - b, 3) * panel_flop_s / e_reduce_to_band +
+                                  (n - b) * (n - b) * nb * flop_s * p / e_band_panels +
+                                  4 * n / nb * latency);
       // The flops split over the ranks at the chase's own rate. On one node the ranks take
       // whole sweeps of a shared band (d N = 4000, 2 ranks: 0.25 s against 0.48 on one);
       // across nodes every sweep hands a 2b × 2b zone of the band to the next rank and
