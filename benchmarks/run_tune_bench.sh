@@ -5,9 +5,9 @@
 #
 # usage: benchmarks/run_tune_bench.sh [--build DIR] [--out DIR] [--np "1 2"]
 #          [--n 1000,2000] [--nev-frac 1,0.2,0.05] [--type d,z] [--reps 2]
-# Each problem costs ~50 solves on a grid of one process row (39 candidates × reps, both
-# Householder back-transform paths; 21 on other grids), then the SCF search: N = 2000
-# real takes ~2-3 minutes on 2 cores, complex ~4× that.
+# Each problem costs ~80 solves on a grid of one process row (up to 39 candidates × reps:
+# both Householder back-transform paths; 21 on other grids), then the SCF search: N = 2000
+# real takes ~2 minutes on 2 cores, complex ~5.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
