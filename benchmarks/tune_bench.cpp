@@ -124,7 +124,7 @@ template <class T>
 void bench_one(const Grid& g, int n, int nev, const BenchOptions& o, bool root) {
   // On one process row both paths are candidates, and a choice that leaves the path to
   // the default (0) names the one the default takes, so that equal runs compare equal.
-  const int default_path = g.nprow() == 1 ? dense::householder_path(g, TuneParameters{}) : 0;
+  const int default_path = dense::default_householder_path_of_two(g);
   auto explicit_path = [&](TuneChoice c) {
     if (c.solver != Solver::scalapack && c.tune.householder_kernel == 0)
       c.tune.householder_kernel = default_path;

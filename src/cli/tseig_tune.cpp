@@ -113,10 +113,7 @@ void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOpti
        {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
     const auto [nb, p] = tseig::tune::best_blocking(s, sig, o.nb, r);
     std::printf("  %-10s nb=%-3d%s %8.3f s =", tseig::to_string(s), nb,
-                p.householder_kernel == 2   ? " bt=kernel"
-                : p.householder_kernel == 1 ? " bt=gemm"
-                                            : "",
-                p.total);
+                tseig::tune::path_label(p.householder_kernel), p.total);
     for (const auto& [stage, seconds] : p.stages) std::printf(" %s %.3f", stage.c_str(), seconds);
     std::printf("\n");
   }

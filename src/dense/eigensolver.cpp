@@ -220,8 +220,8 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
       for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
         predicted.push_back(
             tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm())).second.total);
-    const int path = grid.nprow() == 1 ? dense::householder_path(grid, TuneParameters{}) : 0;
-    scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted, path);
+    scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted,
+                                             dense::default_householder_path_of_two(grid));
   }
   return scf_->next();
 }

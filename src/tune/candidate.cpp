@@ -127,9 +127,12 @@ std::string label(const TuneChoice& c) {
   std::string s = std::string(to_string(c.solver)) + " nb=" + std::to_string(c.block_size);
   if (c.solver == Solver::two_stage) s += " b=" + std::to_string(c.tune.bandwidth_target);
   if (c.solver != Solver::scalapack) s += " wy=" + std::to_string(c.tune.wy_width);
-  if (c.solver != Solver::scalapack && c.tune.householder_kernel != 0)
-    s += c.tune.householder_kernel == 1 ? " bt=gemm" : " bt=kernel";
+  if (c.solver != Solver::scalapack) s += path_label(c.tune.householder_kernel);
   return s;
+}
+
+const char* path_label(int householder_kernel) {
+  return householder_kernel == 1 ? " bt=gemm" : householder_kernel == 2 ? " bt=kernel" : "";
 }
 
 }  // namespace tseig::tune

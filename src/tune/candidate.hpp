@@ -23,8 +23,8 @@ TuneChoice normalized(TuneChoice c, int input_nb);
 bool same_point(const TuneChoice& a, const TuneChoice& b);
 
 /// `c` with knob `axis` doubled (dir > 0) or halved (householder_kernel: switched, dir > 0
-/// only), if that stays in the searched range
-/// for an N×N problem and the knob matters for c's solver; nullopt otherwise.
+/// only), if that stays in the searched range for an N×N problem and the knob matters for
+/// c's solver; nullopt otherwise.
 std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int n);
 /// The axes that matter for a solver.
 std::vector<Axis> axes(Solver s);
@@ -42,5 +42,7 @@ TuneChoice choice_from_json(const JsonValue& v);
 /// A short label for tables: "two_stage nb=64 b=128 wy=256", with " bt=gemm" or
 /// " bt=kernel" where householder_kernel names the back-transform's path.
 std::string label(const TuneChoice& c);
+/// " bt=gemm" (1), " bt=kernel" (2) or "" (0): a householder_kernel value in a label.
+const char* path_label(int householder_kernel);
 
 }  // namespace tseig::tune

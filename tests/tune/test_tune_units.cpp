@@ -122,22 +122,26 @@ tune::Signature signature(char type, int n, int nev, int ranks) {
   return tune::make_signature(type, n, nev, 1, ranks, true);
 }
 
+// Rates of a 2-core AVX-512 machine (issue 13's table: two_stage last at nev = N, its
+// lead growing as nev falls: it moves most of its flops into GEMM-rich stages).
+// The chase: 5.1 GFlop/s on 2 ranks. The rank-64 updates, tile products, stage-4
+// kernel, divide & conquer and Householder back-transform at the rates that reproduce
+// that table's stage times.
+tune::MachineRates measured_rates() {
+  return {.gemm_gflops = 50.6,
+          .panel_gemm_gflops = 34.4,
+          .stream_gbs = 10.0,
+          .latency_s = 3e-6,
+          .network_gbs = 5.0,
+          .bulge_chase_gflops = 2.5,
+          .band_backtransform_gflops = 18.2,
+          .tridiagonal_solve_gflops = 12.7,
+          .householder_gflops = 22.4,
+          .symv_gbs = 23.4};
+}
+
 TEST(TuneModel, RanksSolversLikeTheMeasurements) {
-  // Rates of a 2-core AVX-512 machine (issue 13's table: two_stage last at nev = N, its
-  // lead growing as nev falls: it moves most of its flops into GEMM-rich stages).
-  // The chase: 5.1 GFlop/s on 2 ranks. The rank-64 updates, tile products, stage-4
-  // kernel, divide & conquer and Householder back-transform at the rates that reproduce
-  // that table's stage times.
-  tune::MachineRates r{.gemm_gflops = 50.6,
-                       .panel_gemm_gflops = 34.4,
-                       .stream_gbs = 10.0,
-                       .latency_s = 3e-6,
-                       .network_gbs = 5.0,
-                       .bulge_chase_gflops = 2.5,
-                       .band_backtransform_gflops = 18.2,
-                       .tridiagonal_solve_gflops = 12.7,
-                       .householder_gflops = 22.4,
-                       .symv_gbs = 23.4};
+  const tune::MachineRates r = measured_rates();
   auto t = [&](Solver s, int nev) {
     return tune::predict(s, signature('d', 4000, nev, 2), 64, r).total;
   };
@@ -188,17 +192,8 @@ TEST(TuneModel, RanksSolversLikeTheMeasurements) {
 }
 
 TEST(TuneModel, PricesTheFasterHouseholderPathOnOneProcessRow) {
-  tune::MachineRates r{.gemm_gflops = 50,
-                       .panel_gemm_gflops = 35,
-                       .stream_gbs = 10,
-                       .latency_s = 3e-6,
-                       .network_gbs = 5,
-                       .bulge_chase_gflops = 5,
-                       .band_backtransform_gflops = 20,
-                       .tridiagonal_solve_gflops = 15,
-                       .householder_gflops = 20,
-                       .householder_kernel_gflops = 40,
-                       .symv_gbs = 20};
+  tune::MachineRates r = measured_rates();
+  r.householder_kernel_gflops = 2 * r.householder_gflops;
   const auto row = signature('d', 4000, 4000, 2);                         // grid 1 × 2
   const auto square = tune::make_signature('d', 4000, 4000, 2, 2, true);  // 2 × 2
   tune::MachineRates gemm_only = r;

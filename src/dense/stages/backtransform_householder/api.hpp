@@ -27,6 +27,8 @@ void backtransform_householder(const DistMatrix<T>& A, const std::vector<T>& tau
 /// on every rank: 1 (compact-WY GEMMs) or 2 (the reflector kernel, one process row only).
 /// householder_kernel 0 takes the kernel where its SIMD is wider than the BLAS's.
 int householder_path(const Grid& g, const TuneParameters& tune);
+/// Collective: the path the defaults take where g has both (one process row), else 0.
+int default_householder_path_of_two(const Grid& g);
 
 /// Throws Error(invalid_argument) unless Z shares A's grid and row distribution.
 void require_z_like_a(bool matches);

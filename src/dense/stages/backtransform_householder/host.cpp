@@ -91,6 +91,10 @@ int householder_path(const Grid& g, const TuneParameters& tune) {
   return kernel == 1 ? 2 : 1;
 }
 
+int default_householder_path_of_two(const Grid& g) {
+  return g.nprow() == 1 ? householder_path(g, TuneParameters{}) : 0;
+}
+
 void require_z_like_a(bool matches) {
   if (!matches)
     throw Error(ErrorCode::invalid_argument,
