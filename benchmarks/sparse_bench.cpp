@@ -4,7 +4,8 @@
 // The roofline model is in sparse_bench_common.hpp; petsc_spmv_bench reports the same
 // quantities for PETSc.
 //
-// Usage: sparse_bench [--lap N] [--ti N|X,Y,Z] [--widths 1,2,4,...] [--seconds S] [--stream M]
+// Usage: sparse_bench [--lap N] [--lap-tile X,Y] [--ti N|X,Y,Z] [--widths 1,2,4,...] [--seconds S]
+// [--stream M]
 #include <mpi.h>
 
 #include <complex>
@@ -115,12 +116,13 @@ int main(int argc, char** argv) {
   try {
     const SparseBenchOptions o = parse_sparse_bench_options(argc, argv);
     const MachineRates rates = measure_machine(MPI_COMM_WORLD, o);
-    static std::int64_t lap = o.lap;
+    static Laplacian3d lap{.nx = o.lap, .ny = o.lap, .nz = o.lap};
+    lap.tile_x = o.lap_tile[0];
+    lap.tile_y = o.lap_tile[1];
     static std::array<std::int64_t, 3> ti = o.ti;
-    measure<double>(MPI_COMM_WORLD, "laplacian_3d", o, rates,
-                    [](MPI_Comm c, const SparseTuneParameters& t) {
-                      return laplacian_3d<double>(c, lap, lap, lap, t);
-                    });
+    measure<double>(
+        MPI_COMM_WORLD, "laplacian_3d", o, rates,
+        [](MPI_Comm c, const SparseTuneParameters& t) { return laplacian_3d<double>(c, lap, t); });
     measure<std::complex<double>>(MPI_COMM_WORLD, "topological_insulator", o, rates,
                                   [](MPI_Comm c, const SparseTuneParameters& t) {
                                     TopologicalInsulator model;

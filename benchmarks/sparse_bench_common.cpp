@@ -30,7 +30,11 @@ SparseBenchOptions parse_sparse_bench_options(int argc, char** argv) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--lap")
       o.lap = std::stoll(value);
-    else if (key == "--ti") {
+    else if (key == "--lap-tile") {
+      const std::vector<int> t = int_list(value);
+      if (t.size() != 2) throw std::invalid_argument("--lap-tile needs X,Y");
+      o.lap_tile = {t[0], t[1]};
+    } else if (key == "--ti") {
       const std::vector<int> n = int_list(value);
       if (n.size() != 1 && n.size() != 3) throw std::invalid_argument("--ti needs N or X,Y,Z");
       for (int k = 0; k < 3; ++k) o.ti[k] = n[n.size() == 1 ? 0 : k];

@@ -26,13 +26,14 @@ namespace tseig::bench {
 
 struct SparseBenchOptions {
   std::int64_t lap = 100;
+  std::array<std::int64_t, 2> lap_tile{0, 0};  // --lap-tile X,Y (0,0: automatic)
   std::array<std::int64_t, 3> ti{64, 64, 64};  // --ti N (a cube) or X,Y,Z
   std::vector<int> widths{1, 2, 4, 8, 16, 32, 64};
   double seconds = 0.5;             // minimum time per measurement
   std::size_t stream = 20'000'000;  // triad elements per rank
 };
 
-/// --lap N --ti N|X,Y,Z --widths 1,2,4,... --seconds S --stream M
+/// --lap N --lap-tile X,Y --ti N|X,Y,Z --widths 1,2,4,... --seconds S --stream M
 SparseBenchOptions parse_sparse_bench_options(int argc, char** argv);
 
 using tseig::best_time;

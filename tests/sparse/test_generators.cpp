@@ -22,6 +22,35 @@ void expect_spectrum(std::vector<double> want, const std::vector<double>& got, d
   for (std::size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(got[k], want[k], tol) << "k = " << k;
 }
 
+/// `permuted` is `a` with its rows and columns renumbered, row r of `permuted` being row
+/// perm[r] of `a`: checked as permuted·(P x) = P·(a·x) for a block x of distinct rows.
+template <class T>
+void expect_rows_permuted(const Matrix<T>& permuted, const Matrix<T>& a,
+                          const std::vector<std::int64_t>& perm) {
+  ASSERT_EQ(permuted.rows(), a.rows());
+  EXPECT_EQ(permuted.nonzeros(), a.nonzeros());
+  const int nb = 3;
+  auto value = [](std::int64_t row, int j) {
+    if constexpr (is_complex_v<T>)
+      return T(std::sin(row + 0.5 * j), std::cos(3 * row));
+    else
+      return T(std::sin(row + 0.5 * j));
+  };
+  MultiVector<T> xp(permuted.vector_layout(), nb), yp(permuted.vector_layout(), nb);
+  MultiVector<T> xa(a.vector_layout(), nb), ya(a.vector_layout(), nb);
+  for (int i = 0; i < permuted.local_rows(); ++i)
+    for (int j = 0; j < nb; ++j) xp(i, j) = value(perm[permuted.first_row() + i], j);
+  for (int i = 0; i < a.local_rows(); ++i)
+    for (int j = 0; j < nb; ++j) xa(i, j) = value(a.first_row() + i, j);
+  spmmv(permuted, xp, yp);
+  spmmv(a, xa, ya);
+  const std::vector<T> got = gather_rows(yp), want = gather_rows(ya);
+  for (std::int64_t r = 0; r < a.rows(); ++r)
+    for (int j = 0; j < nb; ++j)
+      ASSERT_NEAR(std::abs(got[r * nb + j] - want[perm[r] * nb + j]), 0.0, 1e-13)
+          << "row " << r << " column " << j;
+}
+
 /// 2 − 2cos(π k/(n+1)), k = 1..n (Dirichlet) or 2 − 2cos(2π k/n), k = 0..n−1 (periodic).
 std::vector<double> chain_spectrum(int n, bool periodic) {
   std::vector<double> s;
@@ -197,23 +226,56 @@ TEST(SparseGenerators, TopologicalInsulatorDefaultTilesOnALargeLattice) {
   const std::int64_t n = tiled.rows();
   std::vector<std::int64_t> perm(n);  // tiled row → untiled row
   for (std::int64_t r = 0; r < n; ++r) perm[r] = untiled_row(model, site[r / 4], r % 4);
-  const int nb = 3;
-  auto value = [](std::int64_t row, int j) {
-    return T(std::sin(row + 0.5 * j), std::cos(3 * row));
+  expect_rows_permuted(tiled, untiled, perm);
+}
+
+// The Laplacian's rows numbered by the walk of generators.hpp: rows of tiles along y,
+// tiles along x within them, within a tile z slowest, then y, x fastest; the row of
+// (x, y, z) in the one-tile numbering is x + nx·(y + ny·z).
+std::vector<std::int64_t> laplacian_tile_walk(const Laplacian3d& g, std::int64_t tile_x,
+                                              std::int64_t tile_y) {
+  std::vector<std::int64_t> plain_row;
+  for (std::int64_t y0 = 0; y0 < g.ny; y0 += tile_y)
+    for (std::int64_t x0 = 0; x0 < g.nx; x0 += tile_x)
+      for (std::int64_t z = 0; z < g.nz; ++z)
+        for (std::int64_t y = y0; y < std::min(y0 + tile_y, g.ny); ++y)
+          for (std::int64_t x = x0; x < std::min(x0 + tile_x, g.nx); ++x)
+            plain_row.push_back(x + g.nx * (y + g.ny * z));
+  return plain_row;
+}
+
+TEST(SparseGenerators, LaplacianNumbersRowsInTiles) {
+  // Each numbering is the one-tile Laplacian with its rows permuted. 7 × 5 in tiles of
+  // 3 × 2 ends with narrow tiles along x and y; 70 × 65 in 32 × 32 with last tiles 6 and
+  // 1 wide; a 0 is the whole axis.
+  struct Case {
+    Laplacian3d lattice;
+    std::int64_t tile_x, tile_y;  // the tiles used
   };
-  MultiVector<T> xt(tiled.vector_layout(), nb), yt(tiled.vector_layout(), nb);
-  MultiVector<T> xu(untiled.vector_layout(), nb), yu(untiled.vector_layout(), nb);
-  for (int i = 0; i < tiled.local_rows(); ++i)
-    for (int j = 0; j < nb; ++j) xt(i, j) = value(perm[tiled.first_row() + i], j);
-  for (int i = 0; i < untiled.local_rows(); ++i)
-    for (int j = 0; j < nb; ++j) xu(i, j) = value(untiled.first_row() + i, j);
-  spmmv(tiled, xt, yt);
-  spmmv(untiled, xu, yu);
-  const std::vector<T> a = gather_rows(yt), b = gather_rows(yu);
-  for (std::int64_t r = 0; r < n; ++r)
-    for (int j = 0; j < nb; ++j)
-      ASSERT_NEAR(std::abs(a[r * nb + j] - b[perm[r] * nb + j]), 0.0, 1e-13)
-          << "row " << r << " column " << j;
+  for (const auto& c :
+       {Case{{7, 5, 4, 3, 2}, 3, 2}, Case{{7, 5, 4, 1, 9}, 1, 5}, Case{{7, 5, 4, 0, 0}, 7, 5},
+        Case{{70, 65, 3, 32, 32}, 32, 32}, Case{{70, 65, 3, 0, 16}, 70, 16}}) {
+    const Laplacian3d& g = c.lattice;
+    SCOPED_TRACE(std::to_string(g.nx) + " x " + std::to_string(g.ny) + ", tiles " +
+                 std::to_string(g.tile_x) + " x " + std::to_string(g.tile_y));
+    const Matrix<double> plain = laplacian_3d<double>(
+        MPI_COMM_WORLD,
+        Laplacian3d{.nx = g.nx, .ny = g.ny, .nz = g.nz, .tile_x = g.nx, .tile_y = g.ny});
+    expect_rows_permuted(laplacian_3d<double>(MPI_COMM_WORLD, g), plain,
+                         laplacian_tile_walk(g, c.tile_x, c.tile_y));
+  }
+  // The one-tile numbering is row x + nx·(y + ny·z): x's neighbours at ±1, y's at ±nx.
+  const std::vector<double> a = dense_of(laplacian_3d<double>(
+      MPI_COMM_WORLD, Laplacian3d{.nx = 3, .ny = 2, .nz = 2, .tile_x = 3, .tile_y = 2}));
+  const int n = 12;
+  EXPECT_EQ(a[0 * n + 1], -1.0);
+  EXPECT_EQ(a[0 * n + 3], -1.0);
+  EXPECT_EQ(a[0 * n + 6], -1.0);
+  EXPECT_EQ(a[2 * n + 3], 0.0);
+  for (const Laplacian3d& bad : {Laplacian3d{.tile_x = -1}, Laplacian3d{.tile_y = -2}})
+    EXPECT_EQ(
+        tseig::test::error_of([&] { (void)laplacian_3d<double>(MPI_COMM_WORLD, bad); }).code(),
+        ErrorCode::invalid_argument);
 }
 
 }  // namespace

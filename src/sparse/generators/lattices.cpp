@@ -1,6 +1,7 @@
 // Laplacians and graphene: nearest-neighbour lattices with known spectra.
 #include "core/instantiate.hpp"
 #include "sparse/generators/generate_rows.hpp"
+#include "sparse/generators/tiled_grid.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/generators.hpp"
 
@@ -22,20 +23,33 @@ void require_sizes(MPI_Comm comm, std::initializer_list<std::int64_t> sizes, con
 }  // namespace
 
 template <class T>
-Matrix<T> laplacian_3d(MPI_Comm comm, std::int64_t nx, std::int64_t ny, std::int64_t nz,
-                       const SparseTuneParameters& tune, std::span<const double> weights) {
+Matrix<T> laplacian_3d(MPI_Comm comm, const Laplacian3d& lattice, const SparseTuneParameters& tune,
+                       std::span<const double> weights) {
+  const std::int64_t nx = lattice.nx, ny = lattice.ny, nz = lattice.nz;
   require_sizes(comm, {nx, ny, nz}, "laplacian_3d");
+  raise_if_any(comm, lattice.tile_x < 0 || lattice.tile_y < 0, ErrorCode::invalid_argument,
+               "laplacian_3d: tile_x and tile_y must be 0 (automatic) or positive");
+  // 0: the whole axis, so the default is the plain numbering (generators.hpp).
+  const std::int64_t tile_x = lattice.tile_x > 0 ? lattice.tile_x : nx;
+  const std::int64_t tile_y = lattice.tile_y > 0 ? lattice.tile_y : ny;
+  const TiledGrid grid(nx, ny, nz, tile_x, tile_y);
   const RowGenerator<T> row = [=](std::int64_t i, auto& e) {
-    const std::int64_t x = i % nx, y = i / nx % ny, z = i / (nx * ny);
-    if (z > 0) e.emplace_back(i - nx * ny, T(-1));
-    if (y > 0) e.emplace_back(i - nx, T(-1));
-    if (x > 0) e.emplace_back(i - 1, T(-1));
+    const auto [x, y, z] = grid.point(i);
+    if (z > 0) e.emplace_back(grid.index(x, y, z - 1), T(-1));
+    if (y > 0) e.emplace_back(grid.index(x, y - 1, z), T(-1));
+    if (x > 0) e.emplace_back(grid.index(x - 1, y, z), T(-1));
     e.emplace_back(i, T(6));
-    if (x + 1 < nx) e.emplace_back(i + 1, T(-1));
-    if (y + 1 < ny) e.emplace_back(i + nx, T(-1));
-    if (z + 1 < nz) e.emplace_back(i + nx * ny, T(-1));
+    if (x + 1 < nx) e.emplace_back(grid.index(x + 1, y, z), T(-1));
+    if (y + 1 < ny) e.emplace_back(grid.index(x, y + 1, z), T(-1));
+    if (z + 1 < nz) e.emplace_back(grid.index(x, y, z + 1), T(-1));
   };
   return generate_rows(comm, nx * ny * nz, row, tune, weights);
+}
+
+template <class T>
+Matrix<T> laplacian_3d(MPI_Comm comm, std::int64_t nx, std::int64_t ny, std::int64_t nz,
+                       const SparseTuneParameters& tune, std::span<const double> weights) {
+  return laplacian_3d<T>(comm, Laplacian3d{.nx = nx, .ny = ny, .nz = nz}, tune, weights);
 }
 
 template <class T>
@@ -72,6 +86,8 @@ Matrix<T> graphene(MPI_Comm comm, std::int64_t nx, std::int64_t ny,
 }
 
 #define TSEIG_INSTANTIATE(T)                                                                       \
+  template TSEIG_API Matrix<T> laplacian_3d(MPI_Comm, const Laplacian3d&,                          \
+                                            const SparseTuneParameters&, std::span<const double>); \
   template TSEIG_API Matrix<T> laplacian_3d(MPI_Comm, std::int64_t, std::int64_t, std::int64_t,    \
                                             const SparseTuneParameters&, std::span<const double>); \
   template TSEIG_API Matrix<T> laplacian_2d_periodic(                                              \

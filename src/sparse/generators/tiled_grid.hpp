@@ -1,12 +1,11 @@
 #pragma once
-// The numbering of a 3D lattice in tiles (the topological insulator's): the lattice has
-// axes a, b, c; tiles of tile_a × tile_b points in (a, b) each span all of c (the last
-// tile along a or b narrower where the size does not divide). Tiles follow each other
-// along a within a row of tiles along b; within a tile of w × h points the point
-// (a', b', c) is number a' + w·(b' + h·c). So a row's neighbours along c lie w·h apart:
-// that is how long a block row of X stays in use during a sweep of the kernels, and a
-// small tile keeps it in the core's own cache. Only the points on a tile's edge have
-// neighbours far away (in the next tile).
+// The numbering of a 3D lattice in tiles (the topological insulator's; the Laplacian's on request):
+// the lattice has axes a, b, c; tiles of tile_a × tile_b points in (a, b) each span all of c (the
+// last tile along a or b narrower where the size does not divide). Tiles follow each other along a
+// within a row of tiles along b; within a tile of w × h points the point (a', b', c) is number a' +
+// w·(b' + h·c). So a row's neighbours along c lie w·h apart: that is how long a block row of X
+// stays in use during a sweep of the kernels, and a small tile keeps it in the core's own cache.
+// Only the points on a tile's edge have neighbours far away (in the next tile).
 #include <algorithm>
 #include <array>
 #include <cstdint>
