@@ -4,8 +4,8 @@
 // The roofline model is in sparse_bench_common.hpp; petsc_spmv_bench reports the same
 // quantities for PETSc.
 //
-// Usage: sparse_bench [--lap N] [--lap-tile X,Y] [--ti N|X,Y,Z] [--widths 1,2,4,...] [--seconds S]
-// [--stream M]
+// Usage: sparse_bench [--lap N] [--lap-tile X,Y] [--ti N|X,Y,Z] [--widths 1,2,4,...]
+//                     [--seconds S] [--stream M]
 #include <mpi.h>
 
 #include <complex>

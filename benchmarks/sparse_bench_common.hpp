@@ -26,7 +26,7 @@ namespace tseig::bench {
 
 struct SparseBenchOptions {
   std::int64_t lap = 100;
-  std::array<std::int64_t, 2> lap_tile{0, 0};  // --lap-tile X,Y (0,0: automatic)
+  std::array<std::int64_t, 2> lap_tile{0, 0};  // --lap-tile X,Y (0: the whole axis)
   std::array<std::int64_t, 3> ti{64, 64, 64};  // --ti N (a cube) or X,Y,Z
   std::vector<int> widths{1, 2, 4, 8, 16, 32, 64};
   double seconds = 0.5;             // minimum time per measurement

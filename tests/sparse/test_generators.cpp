@@ -258,9 +258,7 @@ TEST(SparseGenerators, LaplacianNumbersRowsInTiles) {
     const Laplacian3d& g = c.lattice;
     SCOPED_TRACE(std::to_string(g.nx) + " x " + std::to_string(g.ny) + ", tiles " +
                  std::to_string(g.tile_x) + " x " + std::to_string(g.tile_y));
-    const Matrix<double> plain = laplacian_3d<double>(
-        MPI_COMM_WORLD,
-        Laplacian3d{.nx = g.nx, .ny = g.ny, .nz = g.nz, .tile_x = g.nx, .tile_y = g.ny});
+    const Matrix<double> plain = laplacian_3d<double>(MPI_COMM_WORLD, g.nx, g.ny, g.nz);
     expect_rows_permuted(laplacian_3d<double>(MPI_COMM_WORLD, g), plain,
                          laplacian_tile_walk(g, c.tile_x, c.tile_y));
   }

@@ -28,7 +28,7 @@ Matrix<T> laplacian_3d(MPI_Comm comm, const Laplacian3d& lattice, const SparseTu
   const std::int64_t nx = lattice.nx, ny = lattice.ny, nz = lattice.nz;
   require_sizes(comm, {nx, ny, nz}, "laplacian_3d");
   raise_if_any(comm, lattice.tile_x < 0 || lattice.tile_y < 0, ErrorCode::invalid_argument,
-               "laplacian_3d: tile_x and tile_y must be 0 (automatic) or positive");
+               "laplacian_3d: tile_x and tile_y must be 0 (the whole axis) or positive");
   // 0: the whole axis, so the default is the plain numbering (generators.hpp).
   const std::int64_t tile_x = lattice.tile_x > 0 ? lattice.tile_x : nx;
   const std::int64_t tile_y = lattice.tile_y > 0 ? lattice.tile_y : ny;
