@@ -1,6 +1,7 @@
 // Host kernels: spmmv, aug_spmmv and chebfd_op as row finishers of one sweep, so each
-// reads the matrix and every block once. Dot accumulators are per column and live in
-// the finisher, kept in SIMD lanes until the end of the sweep.
+// reads the matrix and every block once. Dot accumulators are per column, kept in SIMD
+// lanes until the end of the sweep: a finisher's State, which the sweep holds in
+// registers where they fit (SweepState in sweep.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
@@ -73,6 +74,8 @@ struct RowParts {
   }
   template <bool Imaginary = true>
   struct Dots {
+    /// The registers the accumulators take (imaginary parts only where kept).
+    static constexpr int registers = parts * L::count * (Imaginary && L::complex ? 2 : 1);
     std::array<ColumnDots<T, W, Imaginary>, parts> part{};
     void add_to(T* out) const {
       for (int p = 0; p < parts; ++p) part[p].add_to(out + p * W);
@@ -100,7 +103,10 @@ struct Store {
   T* __restrict y;
   int ldy;
   bool stream;
-  TSEIG_FINISHER void row(int i, int part, const typename P::Row& acc) {
+  struct State {
+    static constexpr int registers = 0;
+  } state{};
+  TSEIG_FINISHER void row(int i, int part, const typename P::Row& acc, State&) {
     if (stream)
       P::L::stream(y + P::at(i, ldy, part), acc);
     else
@@ -123,21 +129,25 @@ struct Augmented {
   int ldy;
   T* xx;
   T* yx;
-  typename P::template Dots<false> x_x{};
-  typename P::template Dots<> y_x{};
+  struct State {
+    static constexpr int registers =
+        P::template Dots<false>::registers + P::template Dots<>::registers;
+    typename P::template Dots<false> x_x{};
+    typename P::template Dots<> y_x{};
+  } state{};
 
-  TSEIG_FINISHER void row(int i, int part, const Row& acc) {
+  TSEIG_FINISHER void row(int i, int part, const Row& acc, State& d) {
     const Row xi = L::load(x + P::at(i, ldx, part));
     T* yi = y + P::at(i, ldy, part);
     Row v = L::scale(alpha, L::minus(acc, L::scale(beta, xi)));
     if constexpr (ReadY) v = L::plus(v, L::scale(gamma, L::load(yi)));
     L::store(yi, v);
-    x_x.part[part].add(xi, xi);
-    y_x.part[part].add(v, xi);
+    d.x_x.part[part].add(xi, xi);
+    d.y_x.part[part].add(v, xi);
   }
   void finish() {
-    x_x.add_to(xx);
-    y_x.add_to(yx);
+    state.x_x.add_to(xx);
+    state.y_x.add_to(yx);
   }
 };
 
@@ -158,10 +168,19 @@ struct ChebyshevStep {
   int ldx;
   T* eta;
   T* mu;
-  typename P::template Dots<> w_u{};
-  typename P::template Dots<false> u_u{};
+  struct DotState {
+    static constexpr int registers =
+        P::template Dots<>::registers + P::template Dots<false>::registers;
+    typename P::template Dots<> w_u{};
+    typename P::template Dots<false> u_u{};
+  };
+  struct NoState {
+    static constexpr int registers = 0;
+  };
+  using State = std::conditional_t<Dots, DotState, NoState>;
+  State state{};
 
-  TSEIG_FINISHER void row(int i, int part, const Row& acc) {
+  TSEIG_FINISHER void row(int i, int part, const Row& acc, State& d) {
     const Row ui = L::load(u + P::at(i, ldu, part));
     T* wi = w + P::at(i, ldw, part);
     const Row old = L::load(wi);
@@ -174,14 +193,14 @@ struct ChebyshevStep {
       L::store(xi, L::plus(s, L::plus(L::scale(c_old, old), L::scale(c_u, ui))));
     }
     if constexpr (Dots) {
-      w_u.part[part].add(v, ui);
-      u_u.part[part].add(ui, ui);
+      d.w_u.part[part].add(v, ui);
+      d.u_u.part[part].add(ui, ui);
     }
   }
   void finish() {
     if constexpr (Dots) {
-      w_u.add_to(eta);
-      u_u.add_to(mu);
+      state.w_u.add_to(eta);
+      state.u_u.add_to(mu);
     }
   }
 };
