@@ -83,6 +83,11 @@ struct RowParts {
   };
 };
 
+/// The State of a finisher without dot products.
+struct NoDots {
+  static constexpr int registers = 0;
+};
+
 // spmmv writes Y without reading it. Plain stores first read every line of Y into the
 // cache (write-allocate): a third more traffic at nb ≥ 8. Stores past the cache skip that
 // read (3D Laplacian 100³, nb = 8 / 16 / 64, one core: 6.4 / 7.0 / 8.0 → 7.3 / 8.3 / 9.8
@@ -103,9 +108,8 @@ struct Store {
   T* __restrict y;
   int ldy;
   bool stream;
-  struct State {
-    static constexpr int registers = 0;
-  } state{};
+  using State = NoDots;
+  State state{};
   TSEIG_FINISHER void row(int i, int part, const typename P::Row& acc, State&) {
     if (stream)
       P::L::stream(y + P::at(i, ldy, part), acc);
@@ -174,10 +178,7 @@ struct ChebyshevStep {
     typename P::template Dots<> w_u{};
     typename P::template Dots<false> u_u{};
   };
-  struct NoState {
-    static constexpr int registers = 0;
-  };
-  using State = std::conditional_t<Dots, DotState, NoState>;
+  using State = std::conditional_t<Dots, DotState, NoDots>;
   State state{};
 
   TSEIG_FINISHER void row(int i, int part, const Row& acc, State& d) {
