@@ -57,6 +57,8 @@ void for_each_panel(int nb, F&& f) {
 template <int NB, class T>
 struct RowSum {
   using L = Lanes<T, NB>;
+  /// The registers the sum takes (re and im apart for complex).
+  static constexpr int registers = L::count * (L::complex ? 2 : 1);
   typename L::Row re{}, im{};
   void add(T a, const T* x) {
     const typename L::Row xr = L::load(x);
@@ -123,8 +125,8 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
   // and the Laplacian at nb = 16 64–77 %, with 8 56–72 % and 66–95 %, Zen 5, interleaved).
   constexpr int W = row_part_width<T, NB>();
   using L = Lanes<T, W>;
-  constexpr int chains = std::max(1, 8 / (L::count * (L::complex ? 2 : 1)));
-  SweepState<Op, chains * L::count*(L::complex ? 2 : 1)> state = op.state;
+  constexpr int chains = std::max(1, 8 / RowSum<W, T>::registers);
+  SweepState<Op, chains * RowSum<W, T>::registers> state = op.state;
   for (const auto& [first, last] : ranges)
     for (int i = first; i < last; ++i) {
       if (prefetch && i + prefetch_rows_ahead < last)
@@ -152,8 +154,7 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
 template <int NB, class T, class Op>
 void sell_sweep(const SellStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
                 Op& op) {
-  using L = Lanes<T, row_part_width<T, NB>()>;
-  SweepState<Op, L::count*(L::complex ? 2 : 1)> state = op.state;
+  SweepState<Op, RowSum<row_part_width<T, NB>(), T>::registers> state = op.state;
   const int c = a.chunk;
   std::vector<T> across(NB == 1 ? c : 0);
   T* __restrict acc = across.data();
