@@ -91,6 +91,7 @@ void store_rows(MatrixData<T>& d, CrsStorage<T>&& crs, const SparseTuneParameter
   const int rows = crs.rows();
   d.format = tune.format;
   d.prefetch_x = tune.prefetch_x;
+  d.overlap_halo = tune.overlap_halo;
   d.crs = {};
   d.sell = {};
   d.interior.clear();
@@ -191,9 +192,12 @@ Matrix<T> Matrix<T>::with_format(const SparseTuneParameters& tune) const {
   raise_if_any(comm(), bad_sell(tune), ErrorCode::invalid_argument,
                "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
   const MatrixData<T>& old = *data_;
+  // The sweep's knobs count too: a CRS matrix asked for another prefetch or halo overlap
+  // was once returned as it was, so the tuner timed the default three times over.
   const bool same = tune.format == old.format &&
                     (tune.format == SparseFormat::crs ||
-                     (tune.sell_chunk == old.sell.chunk && tune.sell_sigma == old.sell.sigma));
+                     (tune.sell_chunk == old.sell.chunk && tune.sell_sigma == old.sell.sigma)) &&
+                    tune.prefetch_x == old.prefetch_x && tune.overlap_halo == old.overlap_halo;
   if (same) return *this;  // the storage is immutable: share it
   auto d = std::make_shared<MatrixData<T>>(old);
   store_rows(*d, d->format == SparseFormat::crs ? std::move(d->crs) : to_crs(d->sell), tune);

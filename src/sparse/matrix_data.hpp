@@ -27,9 +27,10 @@ struct MatrixData {
   std::int64_t nonzeros = 0;
   int max_halo_rows = 0;  // over all ranks: the halo room of every operand block
   SparseFormat format = SparseFormat::crs;
-  int prefetch_x = -1;  // SparseTuneParameters::prefetch_x
-  CrsStorage<T> crs;    // empty when format is SELL-C-σ
-  SellStorage<T> sell;  // empty when format is CRS
+  int prefetch_x = -1;    // SparseTuneParameters::prefetch_x
+  int overlap_halo = -1;  // SparseTuneParameters::overlap_halo, as interior/boundary split it
+  CrsStorage<T> crs;      // empty when format is SELL-C-σ
+  SellStorage<T> sell;    // empty when format is CRS
   HaloPlan halo;
   std::vector<std::int64_t> halo_columns;  // global index of each halo row, ascending
   UnitRanges interior, boundary;

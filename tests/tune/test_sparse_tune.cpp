@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 
+#include "sparse/matrix_data.hpp"
 #include "temp_file.hpp"
 #include "test_util.hpp"
 #include "tseig/sparse/autotune.hpp"
@@ -72,6 +73,27 @@ TEST(SparseTune, WithFormatKeepsTheMatrix) {
   m.nx = 3, m.ny = 4, m.nz = 3, m.disorder = 1;
   const auto ti = topological_insulator<std::complex<double>>(MPI_COMM_WORLD, m);
   EXPECT_LE(product_difference(ti, ti.with_format(sell(8, 32)), 3), 1e-15);
+}
+
+TEST(SparseTune, WithFormatChangesTheSweepKnobs) {
+  // A CRS matrix asked for CRS with another prefetch or halo overlap must get them: the
+  // tuner times its candidates through with_format.
+  const auto a = laplacian_3d<double>(MPI_COMM_WORLD, 9, 7, 5);
+  EXPECT_EQ(&a.with_format({}).data(), &a.data());  // nothing to change: storage shared
+  for (int prefetch : {0, 1})
+    for (int overlap : {0, 1}) {
+      SparseTuneParameters t;
+      t.prefetch_x = prefetch;
+      t.overlap_halo = overlap;
+      const Matrix<double> s = a.with_format(t);
+      EXPECT_NE(&s.data(), &a.data());
+      EXPECT_EQ(s.data().prefetch_x, prefetch);
+      EXPECT_EQ(s.data().overlap_halo, overlap);
+      // Without overlap every row waits for the halo.
+      if (overlap == 0) EXPECT_TRUE(s.data().interior.empty());
+      EXPECT_EQ(&s.with_format(t).data(), &s.data());
+      for (int nb : {1, 8}) EXPECT_LE(product_difference(a, s, nb), 1e-15);
+    }
 }
 
 TEST(SparseTune, WithFormatRejectsBadChunksOnEveryRank) {

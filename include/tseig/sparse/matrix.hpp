@@ -34,8 +34,9 @@ class Matrix {
 
   /// The same matrix (same rows, halo plan and results up to rounding order) stored in
   /// tune's format: how a tuned or GPU-bound format is adopted without rebuilding the
-  /// matrix from the caller's arrays; the same storage, shared, when it is already in
-  /// that format. Collective (a bad C or σ raises on every rank).
+  /// matrix from the caller's arrays, and how the sweep's knobs (prefetch_x,
+  /// overlap_halo) are changed; the same storage, shared, when format and knobs are
+  /// already tune's. Collective (a bad C or σ raises on every rank).
   Matrix with_format(const SparseTuneParameters& tune) const;
 
   MPI_Comm comm() const;
