@@ -11,6 +11,7 @@
 #include "sparse_options.hpp"
 #include "sparse_problem.hpp"
 #include "tseig/sparse/autotune.hpp"
+#include "tune/tune_cache.hpp"
 
 namespace tseig::cli {
 namespace {
@@ -26,7 +27,10 @@ SparseAutotuneOptions kernel_of(const SparseOptions& o) {
                   : o.method == SparseMethod::lobpcg ? o.nev + std::max(4, o.nev / 4)
                   : o.block_width                    ? o.block_width
                                                      : SparseTuneParameters{}.block_width;
-  a.tune_file = o.tune_file.empty() ? "tseig-tune.json" : o.tune_file;
+  // As the dense mode: --tune-file, else $TSEIG_TUNE_FILE (where tseig-solve reads), else
+  // ./tseig-tune.json.
+  a.tune_file = tune::cache_path(o.tune_file);
+  if (a.tune_file.empty()) a.tune_file = "tseig-tune.json";
   return a;
 }
 
