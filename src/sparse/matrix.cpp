@@ -76,11 +76,16 @@ void split_units(int units, F reads_halo, UnitRanges& interior, UnitRanges& boun
   }
 }
 
-/// Whether SELL-C-σ's C and σ are unusable (checked on every rank: the same verdict).
-bool bad_sell(const SparseTuneParameters& tune) {
-  return tune.format == SparseFormat::sell_c_sigma &&
-         (tune.sell_chunk < 1 || tune.sell_sigma < tune.sell_chunk ||
-          tune.sell_sigma % tune.sell_chunk != 0);
+/// The storage knobs of tune, checked on every rank (a bad one raises on all of them).
+void check_storage_knobs(MPI_Comm comm, const SparseTuneParameters& tune) {
+  raise_if_any(comm,
+               tune.format == SparseFormat::sell_c_sigma &&
+                   (tune.sell_chunk < 1 || tune.sell_sigma < tune.sell_chunk ||
+                    tune.sell_sigma % tune.sell_chunk != 0),
+               ErrorCode::invalid_argument,
+               "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
+  raise_if_any(comm, tune.prefetch_x < -1 || tune.prefetch_x > 2, ErrorCode::invalid_argument,
+               "sparse matrix: prefetch_x must be -1, 0, 1 or 2");
 }
 
 /// d's local storage in tune's format from `crs` (local column indices), with the
@@ -132,8 +137,7 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
                problem.find("NaN") != std::string::npos ? ErrorCode::not_finite
                                                         : ErrorCode::invalid_argument,
                problem);
-  raise_if_any(comm, bad_sell(tune), ErrorCode::invalid_argument,
-               "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
+  check_storage_knobs(comm, tune);
 
   auto d = std::make_shared<MatrixData<T>>();
   int me = 0;
@@ -189,8 +193,7 @@ Matrix<T>::Matrix(MPI_Comm comm, std::int64_t n, std::span<const std::int64_t> r
 
 template <class T>
 Matrix<T> Matrix<T>::with_format(const SparseTuneParameters& tune) const {
-  raise_if_any(comm(), bad_sell(tune), ErrorCode::invalid_argument,
-               "sparse matrix: SELL-C-σ needs C >= 1 and σ a positive multiple of C");
+  check_storage_knobs(comm(), tune);
   const MatrixData<T>& old = *data_;
   // The sweep's knobs count too: a CRS matrix asked for another prefetch or halo overlap
   // was once returned as it was, so the tuner timed the default three times over.

@@ -83,8 +83,8 @@ sparse::SparseTuneParameters sparse_choice_from_json(const JsonValue& v) {
   if (v.find("pipeline_blocks")) t.pipeline_blocks = number("pipeline_blocks");
   if (const JsonValue* p = v.find("prefetch_x")) {
     if (!p->is(JsonValue::Kind::number) ||
-        (p->number() != -1 && p->number() != 0 && p->number() != 1))
-      throw Error(ErrorCode::io_error, "sparse tuning choice: 'prefetch_x' is not -1, 0 or 1");
+        (p->number() != -1 && p->number() != 0 && p->number() != 1 && p->number() != 2))
+      throw Error(ErrorCode::io_error, "sparse tuning choice: 'prefetch_x' is not -1, 0, 1 or 2");
     t.prefetch_x = static_cast<int>(p->number());
   }
   if (t.sell_sigma % t.sell_chunk != 0)

@@ -41,11 +41,11 @@ std::pair<std::int64_t, std::int64_t> my_rows(int variant) {
 
 std::vector<SparseTuneParameters> formats() {
   // On one node the interior rows are swept while the halo travels only when asked for
-  // (overlap_halo = 1): both paths are checked, and CRS with its X-row prefetch forced on
-  // (at every width) and off.
+  // (overlap_halo = 1): both paths are checked, and CRS with its prefetches forced on at
+  // every width (X rows and row streams: prefetch_x = 2 runs every prefetch path) and off.
   SparseTuneParameters crs, crs_overlap, crs_prefetch, crs_no_prefetch, sell_small, sell_warp;
   crs_overlap.overlap_halo = sell_small.overlap_halo = 1;
-  crs_prefetch.prefetch_x = 1;
+  crs_prefetch.prefetch_x = 2;
   crs_no_prefetch.prefetch_x = 0;
   sell_small.format = sell_warp.format = SparseFormat::sell_c_sigma;
   sell_small.sell_chunk = 4;

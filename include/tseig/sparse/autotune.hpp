@@ -67,7 +67,8 @@ TSEIG_API const char* to_string(TunedKernel k);
 TSEIG_API std::string format_label(const SparseTuneParameters& t);
 
 /// format_label with CRS's X-row prefetch where it is forced ("crs, no prefetch",
-/// "crs, X rows prefetched"): the storage candidates' names in the tuner's reports.
+/// "crs, X rows prefetched", "crs, X rows and row streams prefetched"): the storage candidates'
+/// names in the tuner's reports.
 TSEIG_API std::string storage_label(const SparseTuneParameters& t);
 
 /// Collective over a.comm(): measures the candidates and stores the best (see the top of

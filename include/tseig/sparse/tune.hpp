@@ -71,6 +71,9 @@ struct SparseTuneParameters {
   /// ran aug_spmmv on the TI 64³ at nb = 16 / 32 / 64 at 25 / 18 / 16 → 28 / 27 / 23
   /// GFlop/s with it. Machines differ: on a Zen 3 VM it cost the TI 10 % at nb = 16 and
   /// 20 % at nb = 64 and gained 20 % at nb = 32, so the tuner times both (CRS only).
+  /// 2: the X rows and, eight rows ahead, the row's entries, column indices and own X
+  /// row (the Zen 5 VM: the TI 64³ at nb = 8 and 16 5–25 % faster than either of the
+  /// others; the 3D Laplacian 20–30 % slower), timed by the tuner as a third setting.
   int prefetch_x = -1;
 
   bool operator==(const SparseTuneParameters&) const = default;

@@ -82,23 +82,43 @@ struct RowSum {
 // with a row taking hundreds of cycles of multiply-adds the core may not run ahead far
 // enough to overlap them (SparseTuneParameters::prefetch_x gives the measurements).
 // Narrow rows lose by it (nb ≤ 4 complex: −15 %): their prefetches cost as much as the
-// loads they cover, so the default keeps them to rows of 256 bytes and more.
+// loads they cover, so the default keeps them to rows of 256 bytes and more. With
+// prefetch_x = 2 the sweep also fetches, stream_rows_ahead rows ahead, what it reads in
+// row order: the row's entries, column indices and its own X row.
 template <class T, int NB>
 inline constexpr bool prefetch_by_default = NB * sizeof(T) >= 256;
 inline constexpr int prefetch_rows_ahead = 4;
+inline constexpr int stream_rows_ahead = 8;
+
+enum class Prefetch { none, x_rows, x_rows_and_streams };
 
 template <class T, int NB>
-bool prefetches(const MatrixData<T>& d) {
-  return d.prefetch_x < 0 ? prefetch_by_default<T, NB> : d.prefetch_x > 0;
+Prefetch prefetches(const MatrixData<T>& d) {
+  const int p = d.prefetch_x < 0 ? prefetch_by_default<T, NB> : d.prefetch_x;
+  return static_cast<Prefetch>(p);
+}
+
+inline void prefetch_bytes(const void* first, std::size_t bytes) {
+  const char* p = static_cast<const char*>(first);
+  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, 0, 2);
 }
 
 template <class T>
 inline void prefetch_x_rows(const std::int64_t* ptr, const std::int32_t* col, const T* x, int ldx,
                             int row, std::size_t row_bytes) {
-  for (std::int64_t j = ptr[row]; j < ptr[row + 1]; ++j) {
-    const char* p = reinterpret_cast<const char*>(x + static_cast<std::size_t>(col[j]) * ldx);
-    for (std::size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(p + b, 0, 2);
-  }
+  for (std::int64_t j = ptr[row]; j < ptr[row + 1]; ++j)
+    prefetch_bytes(x + static_cast<std::size_t>(col[j]) * ldx, row_bytes);
+}
+
+// The row's entries and column indices (their last line too: the first need not be
+// aligned) and its own X row, which the finishers' dot products read.
+template <class T>
+inline void prefetch_row_streams(const std::int64_t* ptr, const std::int32_t* col, const T* val,
+                                 const T* x, int ldx, int row, std::size_t row_bytes) {
+  const std::size_t entries = static_cast<std::size_t>(ptr[row + 1] - ptr[row]);
+  prefetch_bytes(val + ptr[row], entries * sizeof(T) + 63);
+  prefetch_bytes(col + ptr[row], entries * sizeof(std::int32_t) + 63);
+  prefetch_bytes(x + static_cast<std::size_t>(row) * ldx, row_bytes);
 }
 
 /// The finisher's per-sweep sums (Op::State: its dot accumulators) as the sweep holds
@@ -115,7 +135,7 @@ using SweepState = std::conditional_t<Op::State::registers + row_sums <= simd_re
 
 template <int NB, class T, class Op>
 void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __restrict x, int ldx,
-               bool prefetch, Op& op) {
+               Prefetch prefetch, Op& op) {
   const std::int64_t* __restrict ptr = a.row_ptr.data();
   const std::int32_t* __restrict col = a.col.data();
   const T* __restrict val = a.val.data();
@@ -129,8 +149,10 @@ void crs_sweep(const CrsStorage<T>& a, const UnitRanges& ranges, const T* __rest
   SweepState<Op, chains * RowSum<W, T>::registers> state = op.state;
   for (const auto& [first, last] : ranges)
     for (int i = first; i < last; ++i) {
-      if (prefetch && i + prefetch_rows_ahead < last)
+      if (prefetch != Prefetch::none && i + prefetch_rows_ahead < last)
         prefetch_x_rows(ptr, col, x, ldx, i + prefetch_rows_ahead, NB * sizeof(T));
+      if (prefetch == Prefetch::x_rows_and_streams && i + stream_rows_ahead < last)
+        prefetch_row_streams(ptr, col, val, x, ldx, i + stream_rows_ahead, NB * sizeof(T));
       for (int part = 0; part < NB / W; ++part) {
         const T* xp = x + part * W;
         std::array<RowSum<W, T>, chains> sums;

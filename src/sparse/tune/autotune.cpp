@@ -5,8 +5,9 @@
 // solve is faster at that order and every larger one timed. For ChebFD, its filter's
 // Chebyshev series on one block and on two taking turns (pipeline_blocks) per block
 // step: the pair replaces one block at a time only when faster by the same margin. CRS
-// is timed with its X-row prefetch forced on and off too (prefetch_x), and SELL-C-σ must
-// beat the best of the three; the storage candidates are timed in turn over rounds.
+// is timed with its X-row prefetch forced on and off, and with the row streams prefetched
+// too (prefetch_x), and SELL-C-σ must beat the best of the four; the storage candidates are timed
+// in turn over rounds.
 #include "tseig/sparse/autotune.hpp"
 
 #include <algorithm>
@@ -148,7 +149,9 @@ std::string format_label(const SparseTuneParameters& t) {
 
 std::string storage_label(const SparseTuneParameters& t) {
   if (t.format != SparseFormat::crs || t.prefetch_x < 0) return format_label(t);
-  return t.prefetch_x > 0 ? "crs, X rows prefetched" : "crs, no prefetch";
+  static const char* const label[] = {"crs, no prefetch", "crs, X rows prefetched",
+                                      "crs, X rows and row streams prefetched"};
+  return label[t.prefetch_x];
 }
 
 template <class T>
@@ -157,10 +160,12 @@ SparseAutotuneResult autotune(const Matrix<T>& a, const SparseAutotuneOptions& o
   SparseAutotuneResult r;
   if (o.kernel == TunedKernel::chebfd_op) r.best.block_width = o.block_width;
   // CRS as by default, with its X-row prefetch forced on and off (the default is one of
-  // the two by the row's width), then the SELL-C-σ candidates.
-  std::vector<SparseTuneParameters> candidates(3);
+  // the two by the row's width) and with the row streams prefetched too, then the
+  // SELL-C-σ candidates.
+  std::vector<SparseTuneParameters> candidates(4);
   candidates[1].prefetch_x = 1;
   candidates[2].prefetch_x = 0;
+  candidates[3].prefetch_x = 2;
   for (const auto& [c, s] : o.sell_candidates) {
     SparseTuneParameters t;
     t.format = SparseFormat::sell_c_sigma;
