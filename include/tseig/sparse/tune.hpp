@@ -66,14 +66,17 @@ struct SparseTuneParameters {
   /// at nb = 8–64; the Laplacian unchanged).
   int overlap_halo = -1;
   /// Whether the CRS sweep prefetches into L2, four rows ahead, the X rows each row will
-  /// read (1) or leaves them to the hardware (0). −1 (default): 1 for block rows of at
+  /// read (1) or leaves them to the hardware (0), or (2) also prefetches, eight rows
+  /// ahead, what the sweep reads in row order (the row's entries and column indices, its
+  /// own X row, the kernel's Y, W or X rows). −1 (default): 2 where a row's entries take
+  /// 128 bytes or more on average and a block row 128–512 bytes (the TI 64³, complex
+  /// double, nb = 8–32, Zen 5 VM: aug_spmmv and chebfd_op 6–21 % faster than the other
+  /// settings; the real 3D Laplacian lost 15–19 % with it); else 1 for block rows of at
   /// least 256 bytes (complex double nb ≥ 16, double nb ≥ 32), where the AVX-512 Xeon VM
   /// ran aug_spmmv on the TI 64³ at nb = 16 / 32 / 64 at 25 / 18 / 16 → 28 / 27 / 23
-  /// GFlop/s with it. Machines differ: on a Zen 3 VM it cost the TI 10 % at nb = 16 and
-  /// 20 % at nb = 64 and gained 20 % at nb = 32, so the tuner times both (CRS only).
-  /// 2: the X rows and, eight rows ahead, the row's entries, column indices and own X
-  /// row (the Zen 5 VM: the TI 64³ at nb = 8 and 16 5–25 % faster than either of the
-  /// others; the 3D Laplacian 20–30 % slower), timed by the tuner as a third setting.
+  /// GFlop/s with it; else 0. Machines and matrices differ (the Laplacian at nb = 32 ran
+  /// 12–20 % faster without the X-row prefetch on the Zen 5 VM), so the tuner times all
+  /// three settings beside the default (CRS only).
   int prefetch_x = -1;
 
   bool operator==(const SparseTuneParameters&) const = default;

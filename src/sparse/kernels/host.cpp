@@ -110,6 +110,7 @@ struct Store {
   bool stream;
   using State = NoDots;
   State state{};
+  void prefetch(int) const {}  // Y is only written
   TSEIG_FINISHER void row(int i, int part, const typename P::Row& acc, State&) {
     if (stream)
       P::L::stream(y + P::at(i, ldy, part), acc);
@@ -140,6 +141,10 @@ struct Augmented {
     typename P::template Dots<> y_x{};
   } state{};
 
+  // Y's row i (read, or written: its line is fetched either way).
+  TSEIG_FINISHER void prefetch(int i) const {
+    prefetch_bytes(y + P::at(i, ldy, 0), NB * sizeof(T));
+  }
   TSEIG_FINISHER void row(int i, int part, const Row& acc, State& d) {
     const Row xi = L::load(x + P::at(i, ldx, part));
     T* yi = y + P::at(i, ldy, part);
@@ -181,6 +186,12 @@ struct ChebyshevStep {
   using State = std::conditional_t<Dots, DotState, NoDots>;
   State state{};
 
+  // W's and X's rows i (U's is the sweep's own X row).
+  TSEIG_FINISHER void prefetch(int i) const {
+    prefetch_bytes(w + P::at(i, ldw, 0), NB * sizeof(T));
+    if constexpr (Sum != detail::StepSum::none)
+      prefetch_bytes(x + P::at(i, ldx, 0), NB * sizeof(T));
+  }
   TSEIG_FINISHER void row(int i, int part, const Row& acc, State& d) {
     const Row ui = L::load(u + P::at(i, ldu, part));
     T* wi = w + P::at(i, ldw, part);
