@@ -76,7 +76,7 @@ void run(const SparseOptions& o, SparseAutotuneOptions a, const std::vector<int>
               type_letter<T>(), static_cast<long long>(m.rows()),
               static_cast<long long>(m.nonzeros()), to_string(a.kernel), a.block_width);
   for (const SparseTuneTrial& t : trials)
-    std::printf("  %-26s %10.5f s\n", t.what.c_str(), t.seconds);
+    std::printf("  %-38s %10.5f s\n", t.what.c_str(), t.seconds);
   std::printf("best: %s, Rayleigh-Ritz on the grid from order %d", storage_label(r.best).c_str(),
               r.best.rr_distributed_min);
   if (a.kernel == TunedKernel::chebfd_op)
