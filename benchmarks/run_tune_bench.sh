@@ -4,9 +4,10 @@
 # bench-out/tune.jsonl, prints the table (bench-out/tune.md) and draws bench-out/tune.png.
 #
 # usage: benchmarks/run_tune_bench.sh [--build DIR] [--out DIR] [--np "1 2"]
-#          [--n 1000,2000] [--nev-frac 1,0.2,0.05] [--type d,z] [--reps 2]
+#          [--n 1000,2000] [--nev-frac 1,0.2,0.05] [--type d,z] [--reps 2] [--confirm 3]
 # Each problem costs ~80 solves on a grid of one process row (up to 39 candidates × reps:
-# both Householder back-transform paths; 21 on other grids), then the SCF search: N = 2000
+# both Householder back-transform paths; 21 on other grids), then the SCF search and the
+# confirmation round (up to 6 finalists × 3 rounds): N = 2000
 # real takes ~2 minutes on 2 cores, complex ~5.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,7 +23,7 @@ while [[ $# -gt 0 ]]; do
     --build) build="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --np) nps="$2"; shift 2 ;;
-    --n|--nev-frac|--type|--reps) args+=("$1" "$2"); shift 2 ;;
+    --n|--nev-frac|--type|--reps|--confirm) args+=("$1" "$2"); shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
