@@ -174,7 +174,8 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
 template <class T>
 void Eigensolver<T>::start_autotune() {
   // The search itself starts at the next call, when the problem's signature is known.
-  scf_ = std::make_shared<tune::ScfSearch>("", 0, 0, options_, std::vector<double>{});
+  scf_ =
+      std::make_shared<tune::ScfSearch>("", 0, 0, options_, std::vector<tune::SolverPrediction>{});
 }
 
 template <class T>
@@ -215,11 +216,12 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
   if (scf_->key() != sig.key()) {
     // A new signature (or the first call after start_autotune): a new search, which
     // starts from the cache's choice when the cache has one for this problem.
-    std::vector<double> predicted;
+    std::vector<tune::SolverPrediction> predicted;
     if (sig.n >= tune::model_min_n)
-      for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack})
-        predicted.push_back(
-            tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm())).second.total);
+      for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+        const auto [nb, p] = tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm()));
+        predicted.push_back({p.total, nb});
+      }
     scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted,
                                              dense::default_householder_path_of_two(grid));
   }

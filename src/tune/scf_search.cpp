@@ -30,7 +30,7 @@ constexpr double confirm_within = 1.15;
 }  // namespace
 
 ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
-                     std::vector<double> predicted, int householder_path)
+                     const std::vector<SolverPrediction>& predicted, int householder_path)
     : key_(std::move(key)), n_(n) {
   base_.block_size = user.block_size > 0 ? user.block_size : input_nb;
   base_.tune = user.tune;
@@ -46,17 +46,27 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
   else
     base_.tune.householder_kernel = householder_path;
   const std::vector<Solver> all{Solver::one_stage, Solver::two_stage, Solver::scalapack};
+  // Each solver's coarse trial at the model's blocking for it, unless the user set one.
+  auto start = [&](int k) {
+    const bool priced = predicted.size() == all.size() && predicted[k].block_size > 0;
+    return user.block_size <= 0 && priced ? predicted[k].block_size : base_.block_size;
+  };
   if (user.solver != Solver::automatic) {
     solvers_ = {user.solver};
-  } else if (predicted.size() != all.size()) {
-    solvers_ = all;
+    starts_ = {
+        start(static_cast<int>(std::find(all.begin(), all.end(), user.solver) - all.begin()))};
   } else {
     std::vector<int> order{0, 1, 2};
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return predicted[a] < predicted[b]; });
-    const double fastest = predicted[order[0]];
-    for (int k : order)
-      if (predicted[k] <= prune_factor * fastest) solvers_.push_back(all[k]);
+    if (predicted.size() == all.size()) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int a, int b) { return predicted[a].seconds < predicted[b].seconds; });
+      const double fastest = predicted[order[0]].seconds;
+      std::erase_if(order, [&](int k) { return predicted[k].seconds > prune_factor * fastest; });
+    }
+    for (int k : order) {
+      solvers_.push_back(all[k]);
+      starts_.push_back(start(k));
+    }
   }
   base_.solver = solvers_.front();
   base_ = normalized(base_, base_.block_size);
@@ -98,9 +108,10 @@ TuneChoice ScfSearch::best() const {
 
 std::optional<TuneChoice> ScfSearch::pending() const {
   if (static_cast<int>(trials_.size()) >= max_trials) return std::nullopt;
-  for (Solver s : solvers_) {
+  for (std::size_t k = 0; k < solvers_.size(); ++k) {
     TuneChoice c = base_;
-    c.solver = s;
+    c.solver = solvers_[k];
+    c.block_size = starts_[k];
     c = normalized(c, c.block_size);
     if (!done(c)) return c;
   }
@@ -148,6 +159,8 @@ std::string ScfSearch::state() const {
                   ",\"solvers\":[";
   for (std::size_t k = 0; k < solvers_.size(); ++k)
     s += std::string(k ? "," : "") + "\"" + to_string(solvers_[k]) + "\"";
+  s += "],\"starts\":[";
+  for (std::size_t k = 0; k < starts_.size(); ++k) s += (k ? "," : "") + std::to_string(starts_[k]);
   s += "],\"fixed_axes\":[";
   for (std::size_t k = 0; k < fixed_axes_.size(); ++k)
     s += (k ? "," : "") + std::to_string(fixed_axes_[k]);
@@ -179,6 +192,16 @@ ScfSearch ScfSearch::from_state(const std::string& text) {
       const Solver sv = solver_from_string(x.is(JsonValue::Kind::string) ? x.string() : "");
       if (sv == Solver::automatic) throw Error(ErrorCode::io_error, "solver auto in the list");
       s.solvers_.push_back(sv);
+    }
+    // A state saved before the model chose the starts began every solver at base's size.
+    const JsonValue* starts = v.find("starts");
+    if (starts && starts->is(JsonValue::Kind::array)) {
+      for (const JsonValue& x : starts->array()) s.starts_.push_back(static_cast<int>(x.number()));
+      if (s.starts_.size() != s.solvers_.size() ||
+          std::any_of(s.starts_.begin(), s.starts_.end(), [](int nb) { return nb < 1; }))
+        throw Error(ErrorCode::io_error, "starts do not match the solvers");
+    } else {
+      s.starts_.assign(s.solvers_.size(), s.base_.block_size);
     }
     for (const JsonValue& x : fixed->array()) s.fixed_axes_.push_back(static_cast<int>(x.number()));
     for (const JsonValue& t : trials->array()) {

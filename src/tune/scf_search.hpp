@@ -1,6 +1,7 @@
 #pragma once
 // The pruned search behind the SCF mode and tseig-tune: coarse over the solvers (in the
-// machine model's order, those predicted more than 1.5× slower than the fastest left out),
+// machine model's order, each at the block size the model prices best for it, those predicted
+// more than 1.5× slower than the fastest left out),
 // then a hill climb from the best along its knobs (block size, bandwidth, WY width, each
 // doubled and halved; the Householder back-transform's path, switched) until no untried neighbour
 // of the best is left, at most `max_trials` calls. Each candidate runs once (one that fails, once
@@ -17,18 +18,24 @@
 
 namespace tseig::tune {
 
+/// The machine model's price of one solver at the blocking it prices best.
+struct SolverPrediction {
+  double seconds = 0;
+  int block_size = 0;  ///< 0: the input's
+};
+
 class ScfSearch {
  public:
   static constexpr int max_trials = 12;
 
   /// A search for the problem with signature key `key` and order n. Values the user set
   /// in `user` (solver, block_size, knobs) stay fixed; `input_nb` is the matrix's block
-  /// size; `predicted` the model's seconds for one_stage, two_stage, scalapack (empty:
-  /// no model, that order); `householder_path` the path the default takes on this grid
-  /// (dense::householder_path: 1 GEMMs, 2 the kernel), 0 where only one exists (several
-  /// process rows): the search starts there and tries the other.
+  /// size; `predicted` the model's prices of one_stage, two_stage, scalapack (empty: no
+  /// model, that order, all at the input's block size); `householder_path` the path the default
+  /// takes on this grid (dense::householder_path: 1 GEMMs, 2 the kernel), 0 where only one exists
+  /// (several process rows): the search starts there and tries the other.
   ScfSearch(std::string key, int n, int input_nb, const EigensolverOptions& user,
-            std::vector<double> predicted, int householder_path = 0);
+            const std::vector<SolverPrediction>& predicted, int householder_path = 0);
 
   const std::string& key() const { return key_; }
   bool finished() const { return !pending(); }
@@ -55,6 +62,7 @@ class ScfSearch {
   int n_ = 0;
   TuneChoice base_;              // normalised start: user's values, defaults elsewhere
   std::vector<Solver> solvers_;  // coarse phase, in order
+  std::vector<int> starts_;      // block size of each solver's coarse trial
   std::vector<int> fixed_axes_;  // Axis values the user set
   std::vector<std::pair<TuneChoice, double>> trials_;
 };

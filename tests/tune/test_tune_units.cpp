@@ -271,7 +271,8 @@ TEST(TuneScfSearch, NearTiesAreSettledOnTwoTimings) {
     if (c.solver == Solver::one_stage && runs[tune::choice_json(c)]++ == 0) t *= 1.1;
     return t;
   };
-  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {1.2, 1.0, 1.4});  // two_stage first
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{},
+                    {{1.2, 0}, {1.0, 0}, {1.4, 0}});  // two_stage first
   const int calls = run_search(s, time);
   EXPECT_LE(calls, tune::ScfSearch::max_trials);
   EXPECT_EQ(s.best().solver, Solver::one_stage);
@@ -289,13 +290,43 @@ TEST(TuneScfSearch, NearTiesAreSettledOnTwoTimings) {
 TEST(TuneScfSearch, ModelPrunesAndUserValuesStay) {
   EigensolverOptions user;
   user.block_size = 48;
-  tune::ScfSearch s("key", 4000, 64, user, {1.0, 1.45, 1.6});  // scalapack: > 1.5× → skipped
+  tune::ScfSearch s("key", 4000, 64, user,
+                    {{1.0, 0}, {1.45, 0}, {1.6, 0}});  // scalapack: > 1.5× → skipped
   run_search(s, [](const TuneChoice& c) { return c.solver == Solver::one_stage ? 1.0 : 1.2; });
   for (const auto& [c, t] : s.trials()) {
     EXPECT_NE(c.solver, Solver::scalapack);
     EXPECT_EQ(c.block_size, 48);
   }
   EXPECT_EQ(s.trials().front().first.solver, Solver::one_stage);  // the model's order
+}
+
+TEST(TuneScfSearch, EachSolverStartsAtTheModelsBlockSize) {
+  // The model prices one_stage best at nb = 16 and two_stage at the input's 64 (0).
+  const std::vector<tune::SolverPrediction> predicted{{1.0, 16}, {1.1, 0}, {1.4, 32}};
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, predicted);
+  std::vector<TuneChoice> coarse;
+  for (int k = 0; k < 3; ++k) {
+    coarse.push_back(s.next());
+    s.record(coarse.back(), 1.0 + k);
+  }
+  EXPECT_EQ(coarse[0].solver, Solver::one_stage);
+  EXPECT_EQ(coarse[0].block_size, 16);
+  EXPECT_EQ(coarse[1].solver, Solver::two_stage);
+  EXPECT_EQ(coarse[1].block_size, 64);
+  EXPECT_EQ(coarse[2].solver, Solver::scalapack);
+  EXPECT_EQ(coarse[2].block_size, 32);
+  // The starts survive a save and load.
+  tune::ScfSearch loaded = tune::ScfSearch::from_state(s.state());
+  EXPECT_TRUE(tune::same_point(loaded.next(), s.next()));
+  // A block size the user set is every solver's start.
+  EigensolverOptions user;
+  user.block_size = 48;
+  tune::ScfSearch u("key", 4000, 64, user, predicted);
+  for (int k = 0; k < 3; ++k) {
+    const TuneChoice c = u.next();
+    EXPECT_EQ(c.block_size, 48) << tune::choice_json(c);
+    u.record(c, 1.0 + k);
+  }
 }
 
 TEST(TuneScfSearch, SwitchesTheHouseholderPathWhereTheGridHasTwo) {
@@ -307,7 +338,7 @@ TEST(TuneScfSearch, SwitchesTheHouseholderPathWhereTheGridHasTwo) {
     t *= 1 + 0.2 * std::abs(std::log2(c.tune.bandwidth_target / 64.0));
     return c.tune.householder_kernel == 1 ? 0.9 * t : t;
   };
-  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {1.5, 1.0, 2.0}, 2);
+  tune::ScfSearch s("key", 4000, 64, EigensolverOptions{}, {{1.5, 0}, {1.0, 0}, {2.0, 0}}, 2);
   EXPECT_EQ(s.next().tune.householder_kernel, 2);  // starts from the default's path
   EXPECT_LE(run_search(s, time), tune::ScfSearch::max_trials);
   EXPECT_EQ(s.best().solver, Solver::two_stage);
@@ -316,7 +347,7 @@ TEST(TuneScfSearch, SwitchesTheHouseholderPathWhereTheGridHasTwo) {
   EigensolverOptions user;
   user.tune.householder_kernel = 2;
   for (auto [options, path] : {std::pair{EigensolverOptions{}, 0}, std::pair{user, 1}}) {
-    tune::ScfSearch t("key", 4000, 64, options, {1.5, 1.0, 2.0}, path);
+    tune::ScfSearch t("key", 4000, 64, options, {{1.5, 0}, {1.0, 0}, {2.0, 0}}, path);
     run_search(t, time);
     for (const auto& [c, seconds] : t.trials()) {
       if (c.solver != Solver::scalapack) {
@@ -341,7 +372,7 @@ TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
   auto time = [](const TuneChoice& c) {
     return c.block_size / 64.0 + (c.solver == Solver::scalapack);
   };
-  tune::ScfSearch a("key", 3000, 64, EigensolverOptions{}, {1, 1.1, 1.5});
+  tune::ScfSearch a("key", 3000, 64, EigensolverOptions{}, {{1, 0}, {1.1, 0}, {1.5, 0}});
   for (int k = 0; k < 4; ++k) a.record(a.next(), time(a.next()));
   tune::ScfSearch b = tune::ScfSearch::from_state(a.state());
   EXPECT_EQ(b.key(), "key");
@@ -354,7 +385,9 @@ TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
   EXPECT_TRUE(b.finished());
   for (const char* bad :
        {"", "{}", "[]", R"({"tseig_autotune_state":2})",
-        R"({"tseig_autotune_state":1,"base":{},"solvers":[],"fixed_axes":[],"trials":[]})"})
+        R"({"tseig_autotune_state":1,"base":{},"solvers":[],"fixed_axes":[],"trials":[]})",
+        R"({"tseig_autotune_state":1,"base":{"solver":"one_stage","block_size":64},)"
+        R"("solvers":["one_stage"],"starts":[16,32],"fixed_axes":[],"trials":[]})"})
     EXPECT_THROW(tune::ScfSearch::from_state(bad), Error) << bad;
 }
 
