@@ -287,6 +287,26 @@ TEST(TuneScfSearch, NearTiesAreSettledOnTwoTimings) {
   }
 }
 
+TEST(TuneScfSearch, TheLastCallsSettleTheBest) {
+  // A long climb: every step towards nb = 16, b = 256, wy = 1024 gains 5 %, so the
+  // budget ends before the climb would, with neighbours of the best within 15 %. The
+  // best kept must have been timed twice.
+  auto time = [](const TuneChoice& c) {
+    double t = c.solver == Solver::two_stage ? 1.0 : c.solver == Solver::one_stage ? 1.3 : 1.8;
+    t *= 1 + 0.05 * std::abs(std::log2(c.block_size / 16.0));
+    t *= 1 + 0.05 * std::abs(std::log2(c.tune.wy_width / 1024.0));
+    t *= 1 + 0.05 * std::abs(std::log2(std::max(c.tune.bandwidth_target, 1) / 256.0));
+    return t;
+  };
+  tune::ScfSearch s("key", 8000, 64, EigensolverOptions{}, {{1.3, 0}, {1.0, 0}, {1.8, 0}});
+  EXPECT_EQ(run_search(s, time), tune::ScfSearch::max_trials);
+  const auto& trials = s.trials();
+  const TuneChoice best = s.best();
+  const auto timings = std::count_if(
+      trials.begin(), trials.end(), [&](const auto& t) { return tune::same_point(t.first, best); });
+  EXPECT_EQ(timings, 2) << tune::choice_json(best);
+}
+
 TEST(TuneScfSearch, ModelPrunesAndUserValuesStay) {
   EigensolverOptions user;
   user.block_size = 48;
