@@ -1,15 +1,14 @@
 #pragma once
 // The pruned search behind the SCF mode and tseig-tune: coarse over the solvers (in the
-// machine model's order, each at the block size the model prices best for it, those predicted
-// more than 1.5× slower than the fastest left out),
-// then a hill climb from the best along its knobs (block size, bandwidth, WY width, each
-// doubled and halved; the Householder back-transform's path, switched) until no untried neighbour
-// of the best is left, at most `max_trials` calls, the last two of them kept for the ties below.
-// Each candidate runs once (one that fails, once more); the first (which also warms the caches)
-// runs again when it came within 25 % of the best, and at the end the best and every point within
-// 15 % of it run a second time (near ties are settled on two timings each, the faster of the two
-// counting). The state is the list of trials, so a search saved and loaded continues exactly where
-// it was.
+// machine model's order, each at the block size the model prices best for it; those predicted
+// more than 1.5× slower than the fastest left out), then a hill climb from the best along its
+// knobs (block size, bandwidth, WY width, each doubled and halved; the Householder
+// back-transform's path, switched) until no untried neighbour of the best is left, at most
+// `max_trials` calls, the last two kept for the ties below. Each candidate runs once (one that
+// fails, once more); the first (which also warms the caches) runs again when it came within
+// 25 % of the best, and at the end the best and every point within 15 % of it run a second time
+// (near ties are settled on two timings each, the faster of the two counting). The state is
+// the list of trials, so a search saved and loaded continues exactly where it was.
 #include <optional>
 #include <string>
 #include <utility>
