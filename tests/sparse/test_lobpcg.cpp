@@ -41,6 +41,38 @@ TYPED_TEST(SparseLobpcg, DegenerateLevelsOfLaplacianWithFullMultiplicity) {
   }
 }
 
+// Orders so small that the block m = nev + guard is the whole space (m = n) or nearly so:
+// a tridiagonal matrix with distinct, well separated eigenvalues, every nev, the rows
+// dealt out over the ranks (some ranks get none).
+TYPED_TEST(SparseLobpcg, BlockAsWideAsTheWholeSpace) {
+  using T = TypeParam;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  for (std::int64_t n = 1; n <= 12; ++n) {
+    const std::int64_t first = n * rank / ranks, last = n * (rank + 1) / ranks;
+    std::vector<std::int64_t> ptr{0}, cols;
+    std::vector<T> vals;
+    for (std::int64_t i = first; i < last; ++i) {
+      for (std::int64_t j = std::max<std::int64_t>(0, i - 1); j <= std::min(n - 1, i + 1); ++j) {
+        cols.push_back(j);
+        vals.push_back(j == i ? T(static_cast<real_t<T>>(i + 1)) : T(0.5));
+      }
+      ptr.push_back(static_cast<std::int64_t>(cols.size()));
+    }
+    const Matrix<T> a(MPI_COMM_WORLD, n, ptr, cols, vals);
+    const std::vector<double> w = dense_spectrum(a);
+    for (int nev = 1; nev <= n; ++nev) {
+      SCOPED_TRACE("n " + std::to_string(n) + " nev " + std::to_string(nev));
+      LobpcgOptions<T> o;
+      o.nev = nev;
+      const EigenResult<T> r = lobpcg<T>(a, o);
+      EXPECT_EQ(static_cast<int>(r.eigenvalues.size()), nev);
+      expect_pairs<T>(a, nullptr, r, w, default_tol<T>());
+    }
+  }
+}
+
 // 2D periodic Laplacian 40 × 38: levels 0, 0.02462 (twofold), 0.02728 (twofold), 0.05190
 // (fourfold), ... nev = 3 ends a level. At the default tol (√ε) the single-precision Ritz
 // values carry residual bounds of ≈ 2·10⁻³, as wide as the gap to the third level, so that

@@ -15,14 +15,15 @@ namespace tseig::sparse::detail {
 
 template <class T>
 int svqb(const MultiVector<T>& x, const std::type_identity_t<MultiVector<T>>* sx, double drop,
-         const SparseTuneParameters& tune, SolverTimes& times) {
+         const SparseTuneParameters& tune, SolverTimes& times, std::span<const double> removed) {
   const int k = x.cols();
   if (k == 0) return 0;
   std::vector<T> g = gram(x, sx ? *sx : x, times, times.orthogonalization);
   std::vector<real_t<T>> d(k);
   for (int j = 0; j < k; ++j) {
     const double gjj = std::real(g[j + j * k]);
-    d[j] = gjj > 0 ? real_t<T>(1 / std::sqrt(gjj)) : real_t<T>(0);
+    const bool rounding = !removed.empty() && gjj <= drop * drop * (gjj + removed[j]);
+    d[j] = gjj > 0 && !rounding ? real_t<T>(1 / std::sqrt(gjj)) : real_t<T>(0);
   }
   for (int b = 0; b < k; ++b)
     for (int a = 0; a < k; ++a) g[a + b * k] *= d[a] * d[b];
@@ -68,14 +69,22 @@ bool cholesky_qr2(const MultiVector<T>& x, const std::type_identity_t<MultiVecto
 }
 
 template <class T>
-void project_out(const MultiVector<T>& q, const MultiVector<T>& sq, const MultiVector<T>& x,
-                 const std::type_identity_t<MultiVector<T>>* sx, SolverTimes& times) {
-  if (q.cols() == 0 || x.cols() == 0) return;
+std::vector<double> project_out(const MultiVector<T>& q, const MultiVector<T>& sq,
+                                const MultiVector<T>& x,
+                                const std::type_identity_t<MultiVector<T>>* sx,
+                                SolverTimes& times) {
+  if (q.cols() == 0 || x.cols() == 0) return {};
   std::vector<T> c = gram(sq, x, times, times.orthogonalization);
   Timer timer(times.orthogonalization);
+  // Q is S-orthonormal, so the S-norm² of Q·c_j is ‖c_j‖².
+  std::vector<double> removed(x.cols(), 0.0);
+  for (int j = 0; j < x.cols(); ++j)
+    for (int a = 0; a < q.cols(); ++a)
+      removed[j] += std::norm(c[a + static_cast<std::size_t>(j) * q.cols()]);
   for (T& v : c) v = -v;
   transform(q, c.data(), x, T(1));
   if (sx) transform(sq, c.data(), *sx, T(1));
+  return removed;
 }
 
 template <class T>
@@ -86,20 +95,21 @@ int orthonormalize_against(const MultiVector<T>& q, const MultiVector<T>& sq,
   for (int pass = 0; pass < 2 && kept > 0; ++pass) {
     const MultiVector<T> xv = x.view(0, kept);
     const MultiVector<T> sxv = sx ? sx->view(0, kept) : MultiVector<T>{};
-    project_out(q, sq, xv, sx ? &sxv : nullptr, times);
-    kept = svqb(xv, sx ? &sxv : nullptr, drop, tune, times);
+    const std::vector<double> removed = project_out(q, sq, xv, sx ? &sxv : nullptr, times);
+    kept = svqb(xv, sx ? &sxv : nullptr, drop, tune, times, removed);
   }
   return kept;
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                     \
-  template int svqb(const MultiVector<T>&, const MultiVector<T>*, double,                        \
-                    const SparseTuneParameters&, SolverTimes&);                                  \
-  template bool cholesky_qr2(const MultiVector<T>&, const MultiVector<T>*, SolverTimes&);        \
-  template void project_out(const MultiVector<T>&, const MultiVector<T>&, const MultiVector<T>&, \
-                            const MultiVector<T>*, SolverTimes&);                                \
-  template int orthonormalize_against(const MultiVector<T>&, const MultiVector<T>&,              \
-                                      const MultiVector<T>&, const MultiVector<T>*, double,      \
+#define TSEIG_INSTANTIATE(T)                                                                \
+  template int svqb(const MultiVector<T>&, const MultiVector<T>*, double,                   \
+                    const SparseTuneParameters&, SolverTimes&, std::span<const double>);    \
+  template bool cholesky_qr2(const MultiVector<T>&, const MultiVector<T>*, SolverTimes&);   \
+  template std::vector<double> project_out(const MultiVector<T>&, const MultiVector<T>&,    \
+                                           const MultiVector<T>&, const MultiVector<T>*,    \
+                                           SolverTimes&);                                   \
+  template int orthonormalize_against(const MultiVector<T>&, const MultiVector<T>&,         \
+                                      const MultiVector<T>&, const MultiVector<T>*, double, \
                                       const SparseTuneParameters&, SolverTimes&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE

@@ -26,6 +26,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "sparse/random.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
@@ -40,6 +41,25 @@ namespace {
 
 using detail::agree;
 using detail::Timer;
+
+/// Entries uniform in [−1, 1] (re and im apart), a function of (seed, global row,
+/// column) like MultiVector::fill_random. That one's real ±1 columns, which KPM wants,
+/// are too few for a refill on a small order: on n = 6 a fresh ±1 column lay in the span
+/// of the five kept, one in 2⁶ has that chance for a fixed direction.
+template <class T>
+void fill_uniform(const MultiVector<T>& x, std::uint64_t seed) {
+  for (int i = 0; i < x.local_rows(); ++i)
+    for (int j = 0; j < x.cols(); ++j) {
+      const std::uint64_t h =
+          random_bits(seed, static_cast<std::uint64_t>(x.layout().first_row + i),
+                      static_cast<std::uint64_t>(j));
+      const auto re = static_cast<real_t<T>>(2 * random_unit(h) - 1);
+      if constexpr (is_complex_v<T>)
+        x(i, j) = T(re, static_cast<real_t<T>>(2 * random_unit(mix64(h)) - 1));
+      else
+        x(i, j) = re;
+    }
+}
 
 /// Block size m = nev + guard, at most n.
 template <class T>
@@ -172,7 +192,7 @@ class Lobpcg {
 };
 
 /// X ← random block with the warm-start columns first, S-orthonormal (SVQB; columns lost
-/// to rank deficiency are refilled with new random ones).
+/// to rank deficiency are refilled with new random ones, uniform rather than ±1).
 template <class T>
 void Lobpcg<T>::start() {
   MultiVector<T> x = basis_.v.view(0, m_);
@@ -181,7 +201,7 @@ void Lobpcg<T>::start() {
   int kept = 0;
   for (int attempt = 0; attempt < 4 && kept < m_; ++attempt) {
     MultiVector<T> fresh = x.view(kept, m_ - kept);
-    if (attempt > 0) fresh.fill_random(0x5eed + attempt);
+    if (attempt > 0) fill_uniform(fresh, 0x5eed + attempt);
     const MultiVector<T> sfresh = basis_.s_view(kept, m_ - kept);
     if (s_) apply(*s_, fresh, sfresh);
     kept += detail::orthonormalize_against(x.view(0, kept), basis_.s_view(0, kept), fresh,
@@ -301,9 +321,9 @@ bool Lobpcg<T>::step() {
     std::vector<T> gh, gs;
     for (int pass = 0; pass < 2 && nw > 0; ++pass) {
       const MultiVector<T> wp = w.view(0, nw), swp = sw.view(0, nw);
-      detail::project_out(basis_.v.view(0, q), basis_.s_view(0, q), wp, s_ ? &swp : nullptr,
-                          times_);
-      nw = detail::svqb(wp, s_ ? &swp : nullptr, drop_, o_.tune, times_);
+      const std::vector<double> removed = detail::project_out(
+          basis_.v.view(0, q), basis_.s_view(0, q), wp, s_ ? &swp : nullptr, times_);
+      nw = detail::svqb(wp, s_ ? &swp : nullptr, drop_, o_.tune, times_, removed);
       if (nw == 0) break;
       const int k = q + nw;
       apply(h_, w.view(0, nw), basis_.hv.view(q, nw));
