@@ -299,6 +299,31 @@ TEST(SparseChebfd, NearestInSinglePrecisionStopsAtTheLevel) {
   }
 }
 
+// Orders from 1 to 8: every eigenvalue from a window over the whole spectrum (the whole
+// space ends up locked), and the k nearest to targets inside, at an end and outside the
+// spectrum (its windows must reach the far end; a target beyond the spectrum raised).
+TEST(SparseChebfd, TinyOrdersAndTargetsOutsideTheSpectrum) {
+  using T = double;
+  for (std::int64_t n : {1, 2, 3, 5, 8}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const Matrix<T> a = tridiagonal_matrix<T>(MPI_COMM_WORLD, n);
+    const std::vector<double> w = dense_spectrum(a);
+    expect_window_once(a, Window{0, n + 1.0, w}, ChebfdOptions{});
+    for (double target : {-5.0, n / 2.0 + 0.3, n + 3.0})
+      for (int k : {1, static_cast<int>(std::min<std::int64_t>(n, 3))}) {
+        SCOPED_TRACE("target " + std::to_string(target) + " k " + std::to_string(k));
+        const EigenResult<T> r = chebfd_nearest(a, target, k, ChebfdOptions{});
+        ASSERT_TRUE(r.converged);
+        std::vector<double> d;  // the reference distances, ascending
+        for (double v : w) d.push_back(std::abs(v - target));
+        std::sort(d.begin(), d.end());
+        ASSERT_GE(std::ssize(r.eigenvalues), k);
+        for (std::size_t j = 0; j < r.eigenvalues.size(); ++j)
+          EXPECT_NEAR(std::abs(r.eigenvalues[j] - target), d[j], 1e-8);
+      }
+  }
+}
+
 TEST(SparseChebfd, SmallMatrixRunsTheSubspaceIteration) {
   using T = double;
   const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 5, 7);  // 35 < 5 blocks of 8

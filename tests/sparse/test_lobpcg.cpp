@@ -41,26 +41,13 @@ TYPED_TEST(SparseLobpcg, DegenerateLevelsOfLaplacianWithFullMultiplicity) {
   }
 }
 
-// Orders so small that the block m = nev + guard is the whole space (m = n) or nearly so:
-// a tridiagonal matrix with distinct, well separated eigenvalues, every nev, the rows
-// dealt out over the ranks (some ranks get none).
+// Orders so small that the block m = nev + guard is the whole space (m = n) or nearly so,
+// every nev (n = 6, nev = 2 stalled and n = 7, nev = 3 broke down before a column that
+// projection left at rounding level was dropped).
 TYPED_TEST(SparseLobpcg, BlockAsWideAsTheWholeSpace) {
   using T = TypeParam;
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   for (std::int64_t n = 1; n <= 12; ++n) {
-    const std::int64_t first = n * rank / ranks, last = n * (rank + 1) / ranks;
-    std::vector<std::int64_t> ptr{0}, cols;
-    std::vector<T> vals;
-    for (std::int64_t i = first; i < last; ++i) {
-      for (std::int64_t j = std::max<std::int64_t>(0, i - 1); j <= std::min(n - 1, i + 1); ++j) {
-        cols.push_back(j);
-        vals.push_back(j == i ? T(static_cast<real_t<T>>(i + 1)) : T(0.5));
-      }
-      ptr.push_back(static_cast<std::int64_t>(cols.size()));
-    }
-    const Matrix<T> a(MPI_COMM_WORLD, n, ptr, cols, vals);
+    const Matrix<T> a = tridiagonal_matrix<T>(MPI_COMM_WORLD, n);
     const std::vector<double> w = dense_spectrum(a);
     for (int nev = 1; nev <= n; ++nev) {
       SCOPED_TRACE("n " + std::to_string(n) + " nev " + std::to_string(nev));

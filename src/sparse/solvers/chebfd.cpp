@@ -212,8 +212,13 @@ EigenResult<T> Chebfd<T>::run() {
     if (o_.progress)
       o_.progress({iterations, locked, static_cast<int>(unconverged_.size()), worst, degree_,
                    y_.cols(), MPI_Wtime() - begin});
-    raise_if_any(comm, locked >= y_.cols(), ErrorCode::numerical_failure,
-                 "chebfd: every search vector is locked; the space cannot grow further");
+    // Every column locked: the space would have grown above unless it is the whole space
+    // already, so these are all of H's eigenpairs, every one inside the window (an order
+    // a few times the count asked for, e.g. the 3 nearest of n = 6).
+    if (locked >= y_.cols()) {
+      converged = true;
+      break;
+    }
   }
   times_.total = MPI_Wtime() - begin;
   if (!converged && o_.throw_on_failure)
@@ -302,11 +307,16 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
   check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest",
                 {target, static_cast<double>(k)});
   const KpmMoments kpm = kpm_moments(a, o.kpm);
-  const double span = kpm.bounds.upper - kpm.bounds.lower;
+  const double lower = kpm.bounds.lower, upper = kpm.bounds.upper, span = upper - lower;
+  // Windows [target − δ, target + δ] from one that reaches the spectrum (the target may
+  // lie outside it) to one that holds all of it (reach: the target may be near one end,
+  // or beyond it, where δ = span falls short of the far end).
+  const double gap = std::max({0.0, lower - target, target - upper});
+  const double reach = std::max(target - lower, upper - target);
   // The KPM count sizes the first window: it should hold about 1.5 k eigenvalues.
-  double delta = span * k / static_cast<double>(a.rows());
-  while (eigenvalue_count(kpm, target - delta, target + delta).count < 1.5 * k + 1 && delta < span)
-    delta *= 1.5;
+  double delta = std::min(reach, gap + span * k / static_cast<double>(a.rows()));
+  while (eigenvalue_count(kpm, target - delta, target + delta).count < 1.5 * k + 1 && delta < reach)
+    delta = std::min(reach, delta * 1.5);
   EigenResult<T> r;
   SolverTimes times;
   int iterations = 0;
@@ -320,8 +330,8 @@ EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const Ch
          {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
           &SolverTimes::communication, &SolverTimes::total})
       times.*field += r.times.*field;
-    if (static_cast<int>(r.eigenvalues.size()) >= k || delta >= span) break;
-    delta *= 1.5;
+    if (static_cast<int>(r.eigenvalues.size()) >= k || delta >= reach) break;
+    delta = std::min(reach, delta * 1.5);
   }
   const int found = static_cast<int>(r.eigenvalues.size());
   raise_if_any(a.comm(), found < k && o.throw_on_failure, ErrorCode::not_converged,
