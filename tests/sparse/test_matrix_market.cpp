@@ -106,6 +106,11 @@ TEST(SparseMatrixMarket, BadFilesRaiseOnEveryRank) {
   expect_error("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
                ErrorCode::io_error);  // complex file, real type
   expect_error("", ErrorCode::io_error);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const std::int64_t too_many = (std::int64_t{INT32_MAX} + 1) * ranks;  // 2^31 rows a rank
+  expect_error(head + std::to_string(too_many) + " " + std::to_string(too_many) + " 1\n1 1 1\n",
+               ErrorCode::invalid_argument);  // before any array of one entry per row
   const Error missing = tseig::test::error_of(
       [] { read_matrix_market<double>(MPI_COMM_WORLD, "/nonexistent/file.mtx"); });
   EXPECT_EQ(missing.code(), ErrorCode::io_error);

@@ -47,8 +47,11 @@ RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
                "sparse partition: need rows >= 0 and one weight >= 0 per rank, not all zero");
 
   const std::int64_t b = rows * me / ranks, e = rows * (me + 1) / ranks;
-  std::vector<std::int64_t> prefix(e - b + 1, 0);
-  for (std::int64_t i = b; i < e; ++i) prefix[i - b + 1] = prefix[i - b] + row_nonzeros(i);
+  std::vector<std::int64_t> prefix;
+  collectively(comm, [&] {  // a rank short of memory: out_of_memory on every rank
+    prefix.assign(e - b + 1, 0);
+    for (std::int64_t i = b; i < e; ++i) prefix[i - b + 1] = prefix[i - b] + row_nonzeros(i);
+  });
   std::int64_t mine = prefix.back(), before = 0, total = 0;
   MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, comm);
   if (me == 0) before = 0;

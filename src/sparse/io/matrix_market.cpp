@@ -142,9 +142,17 @@ Matrix<T> read_matrix_market(MPI_Comm comm, const std::string& path, bool requir
   // (partition_by_nonzeros asks each rank about exactly this slice, rows·r/P onwards).
   RowPartition slices;
   for (int r = 0; r <= ranks; ++r) slices.offsets.push_back(h.rows * r / ranks);
+  raise_if_any(comm, h.rows / ranks >= INT32_MAX, ErrorCode::invalid_argument,
+               "Matrix Market " + path + ": " + std::to_string(h.rows) +
+                   " rows are more than 2^31 - 1 per rank on " + std::to_string(ranks) + " ranks");
   std::vector<Entry<T>> sliced = send_to_row_owners(comm, slices, std::move(entries));
-  std::vector<int> per_row(slices.count(me), 0);
-  for (const Entry<T>& e : sliced) ++per_row[e.row - slices.first(me)];
+  // Arrays of one entry per row: where a rank cannot have them, out_of_memory on every
+  // rank (collectively), not one rank gone from the exchanges that follow.
+  std::vector<int> per_row;
+  collectively(comm, [&] {
+    per_row.assign(slices.count(me), 0);
+    for (const Entry<T>& e : sliced) ++per_row[e.row - slices.first(me)];
+  });
   const RowPartition p = partition_by_nonzeros(
       comm, h.rows, [&](std::int64_t row) { return per_row[row - slices.first(me)]; }, weights);
   std::vector<Entry<T>> mine = send_to_row_owners(comm, p, std::move(sliced));
@@ -155,14 +163,16 @@ Matrix<T> read_matrix_market(MPI_Comm comm, const std::string& path, bool requir
 
   std::vector<std::int64_t> ptr{0}, cols;
   std::vector<T> vals;
-  std::size_t k = 0;
-  for (std::int64_t row = p.first(me); row < p.first(me + 1); ++row) {
-    for (; k < mine.size() && mine[k].row == row; ++k) {
-      cols.push_back(mine[k].col);
-      vals.push_back(mine[k].value);
+  collectively(comm, [&] {
+    std::size_t k = 0;
+    for (std::int64_t row = p.first(me); row < p.first(me + 1); ++row) {
+      for (; k < mine.size() && mine[k].row == row; ++k) {
+        cols.push_back(mine[k].col);
+        vals.push_back(mine[k].value);
+      }
+      ptr.push_back(static_cast<std::int64_t>(cols.size()));
     }
-    ptr.push_back(static_cast<std::int64_t>(cols.size()));
-  }
+  });
   return Matrix<T>(comm, h.rows, ptr, cols, vals, tune);
 }
 
