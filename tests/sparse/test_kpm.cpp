@@ -60,6 +60,24 @@ TYPED_TEST(SparseKpm, CountsMatchDenseSolve) {
   }
 }
 
+// Two-site matrices whose ±1 vectors are eigenvectors (graphene's cell: spectrum
+// {−3, 3}; the 1 × 1 × 2 Laplacian: {5, 7}): the Lanczos bounds must hold both ends (a
+// ±1 start vector broke down at once and gave [3, 3], then NaN counts).
+TEST(SparseKpm, BoundsOfTwoSiteMatricesHoldTheSpectrum) {
+  using T = double;
+  for (const Matrix<T>& a :
+       {graphene<T>(MPI_COMM_WORLD, 1, 1), laplacian_3d<T>(MPI_COMM_WORLD, 1, 1, 2)}) {
+    const std::vector<double> w = dense_spectrum(a);
+    for (std::uint64_t seed : {1, 2, 3, 4}) {
+      const SpectralBounds b = spectral_bounds(a, 20, 0.01, seed);
+      EXPECT_LE(b.lower, w.front() - 1e-3) << "seed " << seed;
+      EXPECT_GE(b.upper, w.back() + 1e-3) << "seed " << seed;
+    }
+    const EigenvalueCount c = eigenvalue_count(kpm_moments(a, KpmOptions{}), -100, 100);
+    EXPECT_NEAR(c.count, 2, 1e-9);
+  }
+}
+
 TEST(SparseKpm, MomentsDoNotDependOnRankCount) {
   using T = std::complex<double>;
   TopologicalInsulator model;

@@ -12,11 +12,32 @@
 
 #include "core/blas/host.hpp"
 #include "core/mpi_types.hpp"
+#include "sparse/random.hpp"
 #include "sparse/solvers/tall_skinny.hpp"
 #include "tseig/sparse/linear_operator.hpp"
 #include "tseig/sparse/multivector.hpp"
 
 namespace tseig::sparse::detail {
+
+/// Entries uniform in [−1, 1] (re and im apart), a function of (seed, global row,
+/// column) like MultiVector::fill_random, for the columns that refill a block lost to
+/// rank deficiency. fill_random's real ±1 columns, which KPM wants, are too few on a
+/// small order: on n = 6 a fresh ±1 column lay in the span of the five kept (LOBPCG), on
+/// n = 2 every one is parallel to one of two directions (ChebFD).
+template <class T>
+void fill_uniform(const MultiVector<T>& x, std::uint64_t seed) {
+  for (int i = 0; i < x.local_rows(); ++i)
+    for (int j = 0; j < x.cols(); ++j) {
+      const std::uint64_t h =
+          random_bits(seed, static_cast<std::uint64_t>(x.layout().first_row + i),
+                      static_cast<std::uint64_t>(j));
+      const auto re = static_cast<real_t<T>>(2 * random_unit(h) - 1);
+      if constexpr (is_complex_v<T>)
+        x(i, j) = T(re, static_cast<real_t<T>>(2 * random_unit(mix64(h)) - 1));
+      else
+        x(i, j) = re;
+    }
+}
 
 /// Adds the seconds of its scope to one field of a SolverTimes, less the communication
 /// time `times` gained meanwhile (so the parts never overlap).

@@ -115,7 +115,7 @@ template <class T>
 void Chebfd<T>::grow(int cols) {
   MultiVector<T> bigger(a_.vector_layout(), cols);
   bigger.view(0, y_.cols()).assign(y_);
-  bigger.view(y_.cols(), cols - y_.cols()).fill_random(o_.kpm.seed + 211 + cols);
+  detail::fill_uniform(bigger.view(y_.cols(), cols - y_.cols()), o_.kpm.seed + 211 + cols);
   y_ = bigger;
 }
 
@@ -132,7 +132,7 @@ EigenResult<T> Chebfd<T>::run() {
     int kept = orthonormalize(locked, y_.view(locked, active));
     for (int attempt = 1; attempt < 4 && kept < active; ++attempt) {  // refill lost columns
       MultiVector<T> fresh = y_.view(locked + kept, active - kept);
-      fresh.fill_random(o_.kpm.seed + 307 * attempt + iterations);
+      detail::fill_uniform(fresh, o_.kpm.seed + 307 * attempt + iterations);
       kept += detail::orthonormalize_against(y_.view(0, locked + kept), y_.view(0, locked + kept),
                                              fresh, nullptr, win_.drop, o_.tune, times_);
     }

@@ -121,7 +121,7 @@ template <class T>
 void FilteredKrylovSchur<T>::complete_block(int first, int kept) {
   for (int attempt = 1; attempt <= 4 && kept < win_.nb; ++attempt) {
     MultiVector<T> fresh = v_.view(first + kept, win_.nb - kept);
-    fresh.fill_random(o_.kpm.seed + 307 * attempt + first);
+    fill_uniform(fresh, o_.kpm.seed + 307 * attempt + first);
     const MultiVector<T> q = v_.view(0, first + kept);
     kept += orthonormalize_against(q, q, fresh, nullptr, win_.drop, o_.tune, times_);
   }
@@ -166,7 +166,7 @@ void FilteredKrylovSchur<T>::expand() {
     const auto jj = static_cast<std::size_t>(j) * (win_.nb + 1);
     if (std::real(after[jj]) <= 1e-16 * std::real(before[jj])) {
       MultiVector<T> column = w.view(j, 1);
-      column.fill_random(o_.kpm.seed + 401 + k_ + j);
+      fill_uniform(column, o_.kpm.seed + 401 + k_ + j);
       lost = true;
     }
   }

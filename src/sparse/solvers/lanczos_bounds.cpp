@@ -2,12 +2,17 @@
 // values converge first and never leave the spectrum; widening each by its residual
 // norm β_k|s_k| and a relative margin gives the interval KPM and ChebFD rescale to
 // (and the norm estimates of LOBPCG's criterion). Any operator, a matrix included.
+// The start vector is uniform random, not ±1: a ±1 vector can be an eigenvector (the
+// graphene cell's (1, 1), the 2-site Laplacian's), and the breakdown after one step
+// then gave the bounds [3, 3] for the spectrum {−3, 3}. A continuous random vector has a
+// component along every eigenvector, so a breakdown means the whole spectrum was found.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "sparse/solvers/block_ops.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -22,7 +27,7 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
                "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
   const VectorLayout layout = a.layout();
   MultiVector<T> q(layout, 1), previous(layout, 1), w(layout, 1);
-  q.fill_random(seed);
+  detail::fill_uniform(q, seed);
   axpby(T(0), q, T(1.0 / column_norms(q)[0]), q);
   std::vector<double> alpha, beta;  // beta[j]: coupling of q_j and q_{j+1}
   const int k_max = static_cast<int>(std::min<std::int64_t>(steps, a.rows()));

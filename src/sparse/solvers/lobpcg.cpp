@@ -26,7 +26,6 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
-#include "sparse/random.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
@@ -41,25 +40,6 @@ namespace {
 
 using detail::agree;
 using detail::Timer;
-
-/// Entries uniform in [−1, 1] (re and im apart), a function of (seed, global row,
-/// column) like MultiVector::fill_random. That one's real ±1 columns, which KPM wants,
-/// are too few for a refill on a small order: on n = 6 a fresh ±1 column lay in the span
-/// of the five kept, one in 2⁶ has that chance for a fixed direction.
-template <class T>
-void fill_uniform(const MultiVector<T>& x, std::uint64_t seed) {
-  for (int i = 0; i < x.local_rows(); ++i)
-    for (int j = 0; j < x.cols(); ++j) {
-      const std::uint64_t h =
-          random_bits(seed, static_cast<std::uint64_t>(x.layout().first_row + i),
-                      static_cast<std::uint64_t>(j));
-      const auto re = static_cast<real_t<T>>(2 * random_unit(h) - 1);
-      if constexpr (is_complex_v<T>)
-        x(i, j) = T(re, static_cast<real_t<T>>(2 * random_unit(mix64(h)) - 1));
-      else
-        x(i, j) = re;
-    }
-}
 
 /// Block size m = nev + guard, at most n.
 template <class T>
@@ -201,7 +181,7 @@ void Lobpcg<T>::start() {
   int kept = 0;
   for (int attempt = 0; attempt < 4 && kept < m_; ++attempt) {
     MultiVector<T> fresh = x.view(kept, m_ - kept);
-    if (attempt > 0) fill_uniform(fresh, 0x5eed + attempt);
+    if (attempt > 0) detail::fill_uniform(fresh, 0x5eed + attempt);
     const MultiVector<T> sfresh = basis_.s_view(kept, m_ - kept);
     if (s_) apply(*s_, fresh, sfresh);
     kept += detail::orthonormalize_against(x.view(0, kept), basis_.s_view(0, kept), fresh,
