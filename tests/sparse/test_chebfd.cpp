@@ -321,7 +321,8 @@ TEST(SparseChebfd, TinyOrdersAndTargetsOutsideTheSpectrum) {
         for (std::size_t j = 0; j < r.eigenvalues.size(); ++j)
           EXPECT_NEAR(std::abs(r.eigenvalues[j] - target), d[j], 1e-8);
       }
-  }  // Graphene's cell, {−3, 3}: the 0 nearest are both (one level mirrored about 0).
+  }
+  // Graphene's cell, {−3, 3}: the 0 nearest are both (one level mirrored about 0).
   const Matrix<T> cell = graphene<T>(MPI_COMM_WORLD, 1, 1);
   expect_window_once(cell, Window{-100, 100, {-3, 3}}, ChebfdOptions{});
   EXPECT_EQ(chebfd_nearest(cell, 0.0, 1, ChebfdOptions{}).eigenvalues.size(), 2u);

@@ -142,7 +142,8 @@ Matrix<T> read_matrix_market(MPI_Comm comm, const std::string& path, bool requir
   // (partition_by_nonzeros asks each rank about exactly this slice, rows·r/P onwards).
   RowPartition slices;
   for (int r = 0; r <= ranks; ++r) slices.offsets.push_back(h.rows * r / ranks);
-  raise_if_any(comm, h.rows / ranks >= INT32_MAX, ErrorCode::invalid_argument,
+  // The Matrix constructor's limit, checked here before any array of one entry per row.
+  raise_if_any(comm, slices.count(me) > INT32_MAX, ErrorCode::invalid_argument,
                "Matrix Market " + path + ": " + std::to_string(h.rows) +
                    " rows are more than 2^31 - 1 per rank on " + std::to_string(ranks) + " ranks");
   std::vector<Entry<T>> sliced = send_to_row_owners(comm, slices, std::move(entries));
