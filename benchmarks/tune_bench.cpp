@@ -24,6 +24,7 @@
 #include "tseig/tseig.hpp"
 #include "tune/candidate.hpp"
 #include "tune/machine_model.hpp"
+#include "tune/rates_cache.hpp"
 #include "tune/scf_search.hpp"
 
 namespace {

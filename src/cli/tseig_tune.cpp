@@ -22,6 +22,7 @@
 #include "tseig/tseig.hpp"
 #include "tune/candidate.hpp"
 #include "tune/machine_model.hpp"
+#include "tune/rates_cache.hpp"
 #include "tune/scf_search.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -34,16 +35,19 @@ struct TuneOptions {
   int nb = 64;
   bool vectors = true;
   bool model_only = false;
+  bool calibrate = false;
   std::string tune_file;
 };
 
 const char* usage =
     "usage: tseig-tune [--n N[,N...]] [--nev-frac F[,F...]] [--type d,s,z,c] [--nb NB]\n"
-    "                  [--values-only] [--tune-file PATH] [--model]\n"
+    "                  [--values-only] [--tune-file PATH] [--model] [--calibrate]\n"
     "Measures the candidates of the autotuner for each problem (random Hermitian, on all\n"
     "ranks in the most square grid) and stores the best in the tuning cache\n"
     "(--tune-file, else $TSEIG_TUNE_FILE, else ./tseig-tune.json). --model measures\n"
     "nothing: it prints this machine's rates and the model's stage times instead.\n"
+    "The model's rates are measured once per machine and rank count and kept in the\n"
+    "tuning cache; --calibrate measures them again first (tseig-tune --calibrate --model).\n"
     "\n"
     "tseig-tune SPARSE-MATRIX [METHOD] [--seconds S] [--rr-orders N,N,...|none]\n"
     "                  [--block-widths N,N,...|none] [--tune-file PATH]\n"
@@ -76,6 +80,8 @@ TuneOptions parse(int argc, char** argv) {
       o.nb = tseig::cli::parse_int<int>(a, value(), 1);
     else if (a == "--model")
       o.model_only = true;
+    else if (a == "--calibrate")
+      o.calibrate = true;
     else if (a == "--values-only")
       o.vectors = false;
     else if (a == "--tune-file")
@@ -98,17 +104,19 @@ TuneOptions parse(int argc, char** argv) {
 // The machine model's view of one problem: its stage times per solver.
 void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOptions& o) {
   const auto sig = tseig::tune::make_signature(type, n, nev, g.nprow(), g.npcol(), o.vectors);
-  const auto& r = tseig::tune::machine_rates(g.comm());
+  const auto& r = tseig::tune::machine_rates(g.comm(), o.tune_file);
   std::printf(
-      "%c N=%d nev=%d grid %dx%d: model (per rank: dgemm %.1f GFlop/s, rank-64 updates %.1f "
+      "%c N=%d nev=%d grid %dx%d: model (rates kept in %s; per rank: dgemm %.1f GFlop/s, rank-64 "
+      "updates %.1f "
       "(half rate at rank %.1f), "
       "triad %.1f GB/s, tile product %.1f GB/s (%.1f in cache, %.1f up to %.1f MiB), bulge chase "
       "%.1f GFlop/s, stage-4 kernel %.1f, divide & conquer %.1f, Householder back-transform "
       "%.1f (GEMMs) / %.1f (kernel), allreduce %.1f us, %.2f GB/s)\n",
-      type, n, nev, g.nprow(), g.npcol(), r.gemm_gflops, r.panel_gemm_gflops, r.update_half_rank,
-      r.stream_gbs, r.symv_gbs, r.symv_cache_gbs, r.symv_reach_gbs, r.cache_bytes / 1048576,
-      r.bulge_chase_gflops, r.band_backtransform_gflops, r.tridiagonal_solve_gflops,
-      r.householder_gflops, r.householder_kernel_gflops, r.latency_s * 1e6, r.network_gbs);
+      type, n, nev, g.nprow(), g.npcol(), o.tune_file.c_str(), r.gemm_gflops, r.panel_gemm_gflops,
+      r.update_half_rank, r.stream_gbs, r.symv_gbs, r.symv_cache_gbs, r.symv_reach_gbs,
+      r.cache_bytes / 1048576, r.bulge_chase_gflops, r.band_backtransform_gflops,
+      r.tridiagonal_solve_gflops, r.householder_gflops, r.householder_kernel_gflops,
+      r.latency_s * 1e6, r.network_gbs);
   for (tseig::Solver s :
        {tseig::Solver::one_stage, tseig::Solver::two_stage, tseig::Solver::scalapack}) {
     const auto [nb, p] = tseig::tune::best_blocking(s, sig, o.nb, r);
@@ -163,13 +171,19 @@ int main(int argc, char** argv) {
     }
     const TuneOptions o = parse(argc, argv);
     const tseig::Grid g(MPI_COMM_WORLD, 0, 0);
+    if (o.calibrate) {
+      const auto& r = tseig::tune::recalibrate(g.comm(), o.tune_file);
+      if (rank == 0)
+        std::printf("machine rates measured and kept in %s: %s\n", o.tune_file.c_str(),
+                    tseig::tune::rates_json(r).c_str());
+    }
     for (char t : o.types)
       for (int n : o.n)
         for (double f : o.nev_frac) {
           const int nev = std::max(1, static_cast<int>(f * n + 0.5));
           if (o.model_only) {
             if (t != ',') {
-              const auto& r = tseig::tune::machine_rates(g.comm());  // collective
+              const auto& r = tseig::tune::machine_rates(g.comm(), o.tune_file);  // collective
               (void)r;
               if (rank == 0) print_model(g, t, n, nev, o);
             }

@@ -26,6 +26,7 @@
 #include "tune/automatic_choice.hpp"
 #include "tune/candidate.hpp"
 #include "tune/machine_model.hpp"
+#include "tune/rates_cache.hpp"
 #include "tune/scf_search.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -219,7 +220,8 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
     std::vector<tune::SolverPrediction> predicted;
     if (sig.n >= tune::model_min_n)
       for (Solver s : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
-        const auto [nb, p] = tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm()));
+        const auto [nb, p] =
+            tune::best_blocking(s, sig, A.nb(), tune::machine_rates(grid.comm(), cache));
         predicted.push_back({p.total, nb});
       }
     scf_ = std::make_shared<tune::ScfSearch>(sig.key(), A.n(), A.nb(), options_, predicted,

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -117,6 +116,13 @@ double last_level_cache_bytes() {
   return bytes;
 }
 
+// This rank's share of the last-level cache: its size over the ranks on this node.
+double last_level_cache_share(MPI_Comm comm) {
+  return last_level_cache_bytes() / ranks_on_node(comm);
+}
+
+}  // namespace
+
 int ranks_on_node(MPI_Comm comm) {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
@@ -125,13 +131,6 @@ int ranks_on_node(MPI_Comm comm) {
   MPI_Comm_free(&node);
   return ranks;
 }
-
-// This rank's share of the last-level cache: its size over the ranks on this node.
-double last_level_cache_share(MPI_Comm comm) {
-  return last_level_cache_bytes() / ranks_on_node(comm);
-}
-
-}  // namespace
 
 MachineRates calibrate(MPI_Comm comm) {
   MachineRates r;
@@ -309,16 +308,6 @@ MachineRates calibrate(MPI_Comm comm) {
     r.network_gbs = 8.0 * v.size() / t * 1e-9;
   }
   return r;
-}
-
-const MachineRates& machine_rates(MPI_Comm comm) {
-  static std::map<int, MachineRates> known;
-  int p = 1;
-  MPI_Comm_size(comm, &p);
-  // Every rank of comm has the same p, so all of them calibrate or none does.
-  auto it = known.find(p);
-  if (it == known.end()) it = known.emplace(p, calibrate(comm)).first;
-  return it->second;
 }
 
 Prediction predict(Solver solver, const Signature& sig, int nb, const MachineRates& rates,

@@ -1,12 +1,12 @@
 #pragma once
 // The machine model behind Solver::automatic when nothing was measured: each stage's
 // flop and byte counts divided by this machine's rates. The rates are calibrated once
-// per process and rank count (a dgemm, rank-16 and rank-64 updates, a STREAM triad, the one-stage
-// tridiagonalization's tile product in and out of cache, a small bulge chase and its
-// back-transform, a divide & conquer and a Householder back-transform of order 1024, an
-// allreduce ping: ≈ 1.5 s, the same on every rank); the per-stage
-// efficiencies (fractions of those rates the stages reach) are measured constants of
-// tseig's kernels, documented in machine_model.cpp.
+// per machine and rank count (tune/rates_cache.hpp keeps them; a dgemm, rank-16 and rank-64
+// updates, a STREAM triad, the one-stage tridiagonalization's tile product in and out of cache, a
+// small bulge chase and its back-transform, a divide & conquer and a Householder back-transform of
+// order 1024, an allreduce ping: ≈ 1.5 s, the same on every rank); the per-stage efficiencies
+// (fractions of those rates the stages reach) are measured constants of tseig's kernels, documented
+// in machine_model.cpp.
 #include <mpi.h>
 
 #include <string>
@@ -57,10 +57,11 @@ struct MachineRates {
   double cache_bytes = 0;
 };
 
+/// Collective: the number of ranks of `comm` on this rank's node.
+int ranks_on_node(MPI_Comm comm);
+
 /// Collective: measures the rates on `comm`; every rank returns the same numbers.
 MachineRates calibrate(MPI_Comm comm);
-/// Collective: calibrate(comm), done once per process and communicator size.
-const MachineRates& machine_rates(MPI_Comm comm);
 
 struct Prediction {
   std::vector<std::pair<std::string, double>> stages;  ///< seconds per stage

@@ -80,6 +80,28 @@ TuneChoice entry_choice(const JsonValue& entry, const std::string& key) {
   return c;
 }
 
+// Writes the cache of `entries` to `path` through a temporary file renamed over it; false
+// after a warning when that fails.
+bool write_entries(const std::string& path, const std::map<std::string, std::string>& entries) {
+  std::string out = "{\"tseig_tune_format\":" + std::to_string(cache_format) + ",\"entries\":{";
+  bool first = true;
+  for (const auto& [k, v] : entries) {
+    out += (first ? "\n  " : ",\n  ") + json::string(k) + ": " + v;
+    first = false;
+  }
+  out += "\n}}\n";
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+  f << out;
+  f.close();
+  if (!f || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    std::fprintf(stderr, "tseig: warning: cannot write the tuning cache '%s'\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string cache_path(const std::string& option) {
@@ -128,10 +150,10 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
 }
 
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
-                       const std::string& entry) {
+                       const std::string& entry, bool replace_unusable) {
   int ok = 1;
   if (rank_of(comm) == 0) {
-    // Keep the other entries of a valid file; a corrupt or foreign one is replaced.
+    // Keep the other entries of a valid file.
     std::map<std::string, std::string> entries;
     std::string text;
     if (read_text(path, text)) {
@@ -141,26 +163,12 @@ bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string
         const JsonValue doc = parse_cache(text);
         for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
       } catch (const Error& e) {
-        warn_once(path, std::string(e.what()) + " (it is rewritten)");
+        warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
+        ok = replace_unusable;
       }
     }
     entries[key] = entry;
-    std::string out = "{\"tseig_tune_format\":" + std::to_string(cache_format) + ",\"entries\":{";
-    bool first = true;
-    for (const auto& [k, v] : entries) {
-      out += (first ? "\n  " : ",\n  ") + json::string(k) + ": " + v;
-      first = false;
-    }
-    out += "\n}}\n";
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << out;
-    f.close();
-    if (!f || std::rename(tmp.c_str(), path.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      std::fprintf(stderr, "tseig: warning: cannot write the tuning cache '%s'\n", path.c_str());
-      ok = 0;
-    }
+    if (ok) ok = write_entries(path, entries);
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   return ok != 0;

@@ -41,9 +41,11 @@ std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& pa
                                             const std::function<void(const JsonValue&)>& check);
 
 /// Collective: stores the JSON object `entry` under `key`, keeping the other entries.
-/// Returns false on every rank, after one warning, when the file cannot be written.
+/// A corrupt file or one of another format is replaced, or, with `replace_unusable`
+/// false (what nobody asked to measure, such as the model's rates), left as it is.
+/// Returns false on every rank, after one warning, when the file is not written.
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
-                       const std::string& entry);
+                       const std::string& entry, bool replace_unusable = true);
 
 /// Rank-local parsing of a cache text, for the readers above and the fuzz target:
 /// the entry of `key`, nullopt when absent; Error(io_error) when the text is malformed.

@@ -8,9 +8,12 @@
 #include <fstream>
 #include <string>
 
+#include "core/json.hpp"
 #include "temp_file.hpp"
 #include "test_util.hpp"
+#include "tune/automatic_choice.hpp"
 #include "tune/candidate.hpp"
+#include "tune/rates_cache.hpp"
 #include "tune/signature.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -131,6 +134,60 @@ TEST(Autotune, CorruptForeignOrMissingCacheFallsBack) {
   Eigensolver<double> es(missing);
   solve_with(es, g, 64, 16, 3);
   EXPECT_EQ(es.last_choice().source, ChoiceSource::defaults);
+}
+
+// The model's rates with a tuning cache: measured once, kept in the file, read back from it
+// by later processes (not measured again), an unusable entry measured again, and a file
+// that is not a cache of this format left as it was.
+TEST(Autotune, ModelRatesAreKeptInTheCache) {
+  const Grid g = world_grid();
+  const auto sig = tune::make_signature('d', 4000, 4000, g.nprow(), g.npcol(), true);
+  const std::string key = tune::rates_key(g.comm());
+  auto stored_rates = [&](const std::string& path) {
+    const auto entry = tune::cache_lookup_entry(g.comm(), path, key, [](const tune::JsonValue& e) {
+      (void)tune::rates_from_json(*e.find("rates"));
+    });
+    EXPECT_TRUE(entry) << path;
+    return entry ? tune::rates_from_json(*entry->find("rates")) : tune::MachineRates{};
+  };
+  TempFile file;
+  EXPECT_EQ(tune::automatic_choice(g.comm(), sig, 64, file.path).source, ChoiceSource::model);
+  const tune::MachineRates kept = stored_rates(file.path);
+  EXPECT_GT(kept.gemm_gflops, 0);
+  expect_agreed(static_cast<int>(kept.gemm_gflops * 1000), "stored dgemm rate");
+
+  // Rates under which one solver's stage crawls: the choice follows the file's rates.
+  tune::MachineRates slow_chase = kept, slow_tiles = kept;
+  slow_chase.bulge_chase_gflops = slow_chase.band_backtransform_gflops = 1e-6;
+  slow_tiles.symv_gbs = slow_tiles.symv_cache_gbs = slow_tiles.symv_reach_gbs = 1e-6;
+  for (const auto& [rates, winner] :
+       {std::pair(slow_chase, Solver::one_stage), std::pair(slow_tiles, Solver::two_stage)}) {
+    TempFile f;
+    ASSERT_TRUE(tune::cache_store_entry(g.comm(), f.path, key,
+                                        "{\"rates\":" + tune::rates_json(rates) + "}"));
+    const TuneChoice c = tune::automatic_choice(g.comm(), sig, 64, f.path);
+    EXPECT_EQ(c.source, ChoiceSource::model);
+    EXPECT_EQ(c.solver, winner);
+  }
+
+  TempFile bad;
+  bad.write("{\"tseig_tune_format\":1,\"entries\":{" + json::string(key) +
+            ":{\"rates\":{\"gemm_gflops\":-1}}}}");
+  EXPECT_EQ(tune::automatic_choice(g.comm(), sig, 64, bad.path).source, ChoiceSource::model);
+  EXPECT_GT(stored_rates(bad.path).gemm_gflops, 0);
+
+  TempFile foreign;
+  const std::string text = "{\"tseig_tune_format\":7,\"entries\":{}}";
+  foreign.write(text);
+  EXPECT_EQ(tune::automatic_choice(g.comm(), sig, 64, foreign.path).source, ChoiceSource::model);
+  int same = 1;
+  if (g.rank() == 0) {
+    std::ifstream in(foreign.path);
+    const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    same = now == text;
+  }
+  MPI_Bcast(&same, 1, MPI_INT, 0, g.comm());
+  EXPECT_TRUE(same) << "a file of another format was rewritten";
 }
 
 TEST(Autotune, ScfModeStaysCorrectSurvivesAFailureAndFillsTheCache) {

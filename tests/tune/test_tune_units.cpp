@@ -14,6 +14,7 @@
 #include "tune/candidate.hpp"
 #include "tune/json_value.hpp"
 #include "tune/machine_model.hpp"
+#include "tune/rates_cache.hpp"
 #include "tune/scf_search.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -430,6 +431,48 @@ TEST(TuneCache, TextLookupAndErrors) {
                Error);
   EXPECT_THROW(tune::find_in_cache_text(R"({"entries":{}})", sig.key()), Error);
   EXPECT_THROW(tune::find_in_cache_text("not json", sig.key()), Error);
+}
+
+// `text` with the value of member `key` replaced by `value` (removed when empty).
+std::string with_member(std::string text, const std::string& key, const std::string& value) {
+  const std::string name = json::string(key) + ":";
+  const std::size_t at = text.find(name);
+  std::size_t end = at + name.size();
+  while (text[end] != ',' && text[end] != '}') ++end;
+  if (value.empty()) return text.erase(at, end + (text[end] == ',') - at);
+  return text.replace(at + name.size(), end - at - name.size(), value);
+}
+
+TEST(TuneRates, JsonRoundTripAndErrors) {
+  tune::MachineRates r = measured_rates();
+  r.update_half_rank = 2.5;
+  r.householder_kernel_gflops = 41.3;
+  r.symv_cache_gbs = 45.1;
+  r.symv_reach_gbs = 30.7;
+  r.cache_bytes = 4 << 20;
+  r.chase_shares_node = true;
+  const std::string text = tune::rates_json(r);
+  const tune::MachineRates back = tune::rates_from_json(JsonValue::parse(text));
+  EXPECT_EQ(tune::rates_json(back), text);
+  EXPECT_EQ(back.gemm_gflops, r.gemm_gflops);
+  EXPECT_EQ(back.symv_reach_gbs, r.symv_reach_gbs);
+  EXPECT_TRUE(back.chase_shares_node);
+  // One rank: no allreduce, its latency and bandwidth 0.
+  EXPECT_NO_THROW(tune::rates_from_json(
+      JsonValue::parse(with_member(with_member(text, "latency_s", "0"), "network_gbs", "0"))));
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"gemm_gflops", "0"},
+                                                        {"gemm_gflops", "-3"},
+                                                        {"gemm_gflops", "null"},
+                                                        {"gemm_gflops", "\"50\""},
+                                                        {"stream_gbs", ""},
+                                                        {"bulge_chase_gflops", "0"},
+                                                        {"latency_s", "-1e-6"},
+                                                        {"update_half_rank", "65"},
+                                                        {"chase_shares_node", "1"},
+                                                        {"chase_shares_node", ""}})
+    EXPECT_THROW(tune::rates_from_json(JsonValue::parse(with_member(text, key, value))), Error)
+        << key << " = '" << value << "'";
 }
 
 }  // namespace
