@@ -1,5 +1,5 @@
 // The machine model's rates in the tuning cache (see rates_cache.hpp). An entry:
-//   "rates/np2/node2/host/none/<cpu>/<blas>/<version>":
+//   "rates/np2/node2/host/none/<cpu>/<blas>/t<blas threads>/<version>":
 //     {"rates": {"gemm_gflops": 49.2, ...}, "measured": "2026-12-06T13:20:00Z",
 //      "by": "calibration"}
 #include "tune/rates_cache.hpp"
@@ -62,18 +62,25 @@ int node_ranks_of(MPI_Comm comm) {
 
 std::string key_of(int ranks, int node_ranks) {
   return "rates/np" + std::to_string(ranks) + "/node" + std::to_string(node_ranks) + "/host/none/" +
-         cpu_model() + "/" + blas_name() + "/" + TSEIG_VERSION_STRING;
+         cpu_model() + "/" + blas_name() + "/t" + std::to_string(blas_threads()) + "/" +
+         TSEIG_VERSION_STRING;
 }
 
-// This process's own calibration per rank count, and the rates in use per rank count and
-// file. Keyed by what each rank knows alone, so that a call answered from them is not
-// collective (tseig-tune prints the model on rank 0 only).
-std::map<int, MachineRates>& measured() {
-  static std::map<int, MachineRates> m;
+// This process's own calibration per rank count and BLAS threads, and the rates in use
+// per those and file. Keyed by what each rank knows alone, so that a call answered from
+// them is not collective (tseig-tune prints the model on rank 0 only).
+using Layout = std::pair<int, int>;
+Layout layout_of(MPI_Comm comm) {
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  return {p, blas_threads()};
+}
+std::map<Layout, MachineRates>& measured() {
+  static std::map<Layout, MachineRates> m;
   return m;
 }
-std::map<std::pair<int, std::string>, MachineRates>& in_use() {
-  static std::map<std::pair<int, std::string>, MachineRates> m;
+std::map<std::pair<Layout, std::string>, MachineRates>& in_use() {
+  static std::map<std::pair<Layout, std::string>, MachineRates> m;
   return m;
 }
 
@@ -119,16 +126,15 @@ MachineRates rates_from_json(const JsonValue& v) {
 }
 
 const MachineRates& machine_rates(MPI_Comm comm, const std::string& cache_file) {
-  int p = 1;
-  MPI_Comm_size(comm, &p);
-  // Every rank of comm has the same p and file, so all of them go on or none does.
+  const Layout l = layout_of(comm);
+  // Every rank of comm has the same layout and file, so all of them go on or none does.
   auto own = [&]() -> const MachineRates& {
-    auto it = measured().find(p);
-    if (it == measured().end()) it = measured().emplace(p, calibrate(comm)).first;
+    auto it = measured().find(l);
+    if (it == measured().end()) it = measured().emplace(l, calibrate(comm)).first;
     return it->second;
   };
   if (cache_file.empty()) return own();
-  const auto where = std::pair(p, cache_file);
+  const auto where = std::pair(l, cache_file);
   if (auto it = in_use().find(where); it != in_use().end()) return it->second;
   const std::string key = rates_key(comm);
   const auto entry = cache_lookup_entry(comm, cache_file, key, [](const JsonValue& e) {
@@ -143,12 +149,11 @@ const MachineRates& machine_rates(MPI_Comm comm, const std::string& cache_file) 
 }
 
 const MachineRates& recalibrate(MPI_Comm comm, const std::string& cache_file) {
-  int p = 1;
-  MPI_Comm_size(comm, &p);
-  const MachineRates& r = measured()[p] = calibrate(comm);
+  const Layout l = layout_of(comm);
+  const MachineRates& r = measured()[l] = calibrate(comm);
   if (cache_file.empty()) return r;
   store(comm, cache_file, rates_key(comm), r, true);
-  return in_use()[std::pair(p, cache_file)] = r;
+  return in_use()[std::pair(l, cache_file)] = r;
 }
 
 }  // namespace tseig::tune

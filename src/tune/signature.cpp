@@ -26,7 +26,7 @@ std::string Signature::key() const {
   return std::string(1, type) + "/n" + std::to_string(n_bucket()) + "/nev" +
          std::to_string(nev_bucket()) + "/" + std::to_string(nprow) + "x" + std::to_string(npcol) +
          (vectors ? "/vectors/" : "/values/") + backend + "/" + device + "/" + cpu + "/" + blas +
-         "/" + version;
+         "/t" + std::to_string(blas_threads) + "/" + version;
 }
 
 std::string Signature::json() const {
@@ -37,6 +37,7 @@ std::string Signature::json() const {
          "\",\"vectors\":" + (vectors ? "true" : "false") +
          ",\"backend\":" + json::string(backend) + ",\"device\":" + json::string(device) +
          ",\"cpu\":" + json::string(cpu) + ",\"blas\":" + json::string(blas) +
+         ",\"blas_threads\":" + std::to_string(blas_threads) +
          ",\"version\":" + json::string(version) + "}";
 }
 
@@ -50,6 +51,7 @@ Signature make_signature(char type, int n, int nev, int nprow, int npcol, bool v
   s.vectors = vectors;
   s.cpu = cpu_model();
   s.blas = blas_name();
+  s.blas_threads = blas_threads();
   s.version = TSEIG_VERSION_STRING;
   return s;
 }
@@ -84,6 +86,13 @@ const std::string& blas_name() {
     return std::string("unknown");
   }();
   return name;
+}
+
+int blas_threads() {
+  using threads_fn = int (*)();
+  static const auto f =
+      reinterpret_cast<threads_fn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  return f ? std::max(1, f()) : 1;
 }
 
 }  // namespace tseig::tune

@@ -15,9 +15,10 @@ struct Signature {
   bool vectors = true;  ///< eigenvectors wanted (false: eigenvalues only)
   std::string backend = "host";
   std::string device = "none";
-  std::string cpu;      ///< /proc/cpuinfo's model name
-  std::string blas;     ///< openblas_get_config() when the BLAS is OpenBLAS
-  std::string version;  ///< tseig's
+  std::string cpu;       ///< /proc/cpuinfo's model name
+  std::string blas;      ///< openblas_get_config() when the BLAS is OpenBLAS
+  int blas_threads = 1;  ///< the BLAS's threads per rank (blas_threads())
+  std::string version;   ///< tseig's
 
   int ranks() const { return nprow * npcol; }
   /// The bucket of N: round(2·log2 N) (so 1000 and 1024 share one, 4000 and 6000 do not).
@@ -38,5 +39,9 @@ Signature make_signature(char type, int n, int nev, int nprow, int npcol, bool v
 const std::string& cpu_model();
 /// The BLAS library's own description (OpenBLAS's config string), or "unknown".
 const std::string& blas_name();
+/// The threads the BLAS runs on per rank now (OpenBLAS's openblas_get_num_threads; 1 for
+/// a BLAS that does not say): a rate or a choice measured on one thread is not one of
+/// eight.
+int blas_threads();
 
 }  // namespace tseig::tune

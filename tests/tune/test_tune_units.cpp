@@ -1,5 +1,6 @@
 // The tuner's rank-local parts: the JSON reader, the search space, the machine model's
 // ranking on synthetic rates, the SCF search as a state machine, the cache text.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -225,6 +226,21 @@ TEST(TuneSignature, BucketsAndKeys) {
   for (char t : {'s', 'd', 'c', 'z'}) keys.insert(signature(t, 4000, 200, 2).key());
   keys.insert(signature('d', 4000, 200, 4).key());
   EXPECT_EQ(keys.size(), 5u);
+  // A choice measured with the BLAS on one thread is not one for eight.
+  using set_threads_fn = void (*)(int);
+  if (auto set =
+          reinterpret_cast<set_threads_fn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+    const int before = tune::blas_threads();
+    set(before + 1);
+    const int now = tune::blas_threads();
+    const std::string key = signature('d', 4000, 200, 2).key();
+    set(before);
+    // A single-threaded OpenBLAS stays at 1.
+    if (now == before + 1)
+      EXPECT_NE(key, signature('d', 4000, 200, 2).key());
+    else
+      EXPECT_EQ(now, 1);
+  }
 }
 
 // Runs a search to its end with `time` as the measurement; returns the calls it took.
