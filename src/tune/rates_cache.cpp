@@ -19,29 +19,28 @@ namespace tseig::tune {
 
 namespace {
 
-// Each number with the range it may take (a rate that is 0 would price a stage at ∞).
+// Each number, ≥ 0, and whether it may be 0 (a rate of 0 would price a stage at ∞).
 struct Field {
   const char* name;
   double MachineRates::*member;
-  double least;
   bool may_be_zero;
 };
 constexpr Field fields[] = {
-    {"gemm_gflops", &MachineRates::gemm_gflops, 0, false},
-    {"panel_gemm_gflops", &MachineRates::panel_gemm_gflops, 0, false},
-    {"update_half_rank", &MachineRates::update_half_rank, 0, true},
-    {"stream_gbs", &MachineRates::stream_gbs, 0, false},
-    {"latency_s", &MachineRates::latency_s, 0, true},
-    {"network_gbs", &MachineRates::network_gbs, 0, true},
-    {"bulge_chase_gflops", &MachineRates::bulge_chase_gflops, 0, false},
-    {"band_backtransform_gflops", &MachineRates::band_backtransform_gflops, 0, false},
-    {"tridiagonal_solve_gflops", &MachineRates::tridiagonal_solve_gflops, 0, false},
-    {"householder_gflops", &MachineRates::householder_gflops, 0, false},
-    {"householder_kernel_gflops", &MachineRates::householder_kernel_gflops, 0, false},
-    {"symv_gbs", &MachineRates::symv_gbs, 0, false},
-    {"symv_cache_gbs", &MachineRates::symv_cache_gbs, 0, false},
-    {"symv_reach_gbs", &MachineRates::symv_reach_gbs, 0, false},
-    {"cache_bytes", &MachineRates::cache_bytes, 0, true},
+    {"gemm_gflops", &MachineRates::gemm_gflops, false},
+    {"panel_gemm_gflops", &MachineRates::panel_gemm_gflops, false},
+    {"update_half_rank", &MachineRates::update_half_rank, true},
+    {"stream_gbs", &MachineRates::stream_gbs, false},
+    {"latency_s", &MachineRates::latency_s, true},
+    {"network_gbs", &MachineRates::network_gbs, true},
+    {"bulge_chase_gflops", &MachineRates::bulge_chase_gflops, false},
+    {"band_backtransform_gflops", &MachineRates::band_backtransform_gflops, false},
+    {"tridiagonal_solve_gflops", &MachineRates::tridiagonal_solve_gflops, false},
+    {"householder_gflops", &MachineRates::householder_gflops, false},
+    {"householder_kernel_gflops", &MachineRates::householder_kernel_gflops, false},
+    {"symv_gbs", &MachineRates::symv_gbs, false},
+    {"symv_cache_gbs", &MachineRates::symv_cache_gbs, false},
+    {"symv_reach_gbs", &MachineRates::symv_reach_gbs, false},
+    {"cache_bytes", &MachineRates::cache_bytes, true},
 };
 
 std::string utc_now() {
@@ -110,8 +109,8 @@ MachineRates rates_from_json(const JsonValue& v) {
   MachineRates r;
   for (const Field& f : fields) {
     const JsonValue* x = v.find(f.name);
-    if (!x || !x->is(JsonValue::Kind::number) || !std::isfinite(x->number()) ||
-        x->number() < f.least || (!f.may_be_zero && x->number() == 0))
+    if (!x || !x->is(JsonValue::Kind::number) || !std::isfinite(x->number()) || x->number() < 0 ||
+        (!f.may_be_zero && x->number() == 0))
       throw Error(ErrorCode::io_error,
                   std::string("machine rates: '") + f.name + "' missing or out of range");
     r.*f.member = x->number();
