@@ -76,16 +76,18 @@ int tseig_autotune_load(tseig_handle_t* h, const char* path) {
                                 "cannot read the autotune state '" + std::string(path) + "'");
     text.resize(static_cast<std::size_t>(size));
     if (size > 0) MPI_Bcast(text.data(), size, MPI_CHAR, 0, comm);
+    // Saved before the first solve: autotuning set up, no search started yet.
+    const bool not_started = text.find_first_not_of(" \t\r\n") == std::string::npos;
     std::string why;
     try {
-      tseig::tune::ScfSearch::from_state(text);
+      if (!not_started) tseig::tune::ScfSearch::from_state(text);
     } catch (const tseig::Error& e) {
       why = e.what();
     }
     tseig::capi::raise_c_if_any(comm, !why.empty(), TSEIG_ERROR_INVALID_ARGUMENT,
                                 "'" + std::string(path) + "': " + why);
     h->autotune = true;
-    h->autotune_state = text;
+    h->autotune_state = not_started ? std::string() : text;
   });
 }
 

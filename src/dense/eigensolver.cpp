@@ -3,6 +3,8 @@
 #include "tseig/eigensolver.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -191,7 +193,11 @@ std::string Eigensolver<T>::autotune_state() const {
 
 template <class T>
 void Eigensolver<T>::load_autotune_state(const std::string& state, MPI_Comm comm) {
-  raise_if_any(comm, !ranks_agree(comm, {static_cast<int>(state.size())}),
+  // Length and a 64-bit hash: states of equal length differ too (another solver order).
+  const std::uint64_t hash = std::hash<std::string>{}(state);
+  raise_if_any(comm,
+               !ranks_agree(comm, {static_cast<int>(state.size()), static_cast<int>(hash),
+                                   static_cast<int>(hash >> 32)}),
                ErrorCode::invalid_argument,
                "load_autotune_state: the ranks passed different states");
   std::optional<tune::ScfSearch> loaded;
@@ -283,9 +289,12 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   const double chosen = MPI_Wtime();
   const EigensolverOptions run = tune::merged(options_, choice_);
   // A CholeskyFactor fixes the blocking of the generalized reduction.
-  const int bs = factor || run.block_size <= 0
-                     ? (options_.block_size > 0 ? options_.block_size : A.nb())
-                     : run.block_size;
+  // A block beyond N lays the matrix out as a block of N does; ScaLAPACK's workspace
+  // query overflows on such sizes, so the solvers get N (a factor keeps its own blocking).
+  const int asked = factor || run.block_size <= 0
+                        ? (options_.block_size > 0 ? options_.block_size : A.nb())
+                        : run.block_size;
+  const int bs = factor ? asked : std::min(asked, n);
   // last_choice() tells what ran.
   choice_.solver = run.solver;
   choice_.block_size = bs;

@@ -31,10 +31,12 @@ int& knob(TuneChoice& c, Axis a) {
 TuneChoice normalized(TuneChoice c, int input_nb) {
   const TuneParameters defaults;
   if (c.block_size <= 0) c.block_size = input_nb;
-  if (c.solver == Solver::two_stage) {
+  // No block size yet (a search started before its first call knows the matrix): the
+  // bandwidth is rounded when there is one.
+  if (c.solver == Solver::two_stage && c.block_size > 0) {
     const int b = std::max(c.tune.bandwidth_target, c.block_size);
     c.tune.bandwidth_target = (b + c.block_size - 1) / c.block_size * c.block_size;
-  } else {
+  } else if (c.solver != Solver::two_stage) {
     c.tune.bandwidth_target = defaults.bandwidth_target;
     c.tune.band_sweeps_per_pass = defaults.band_sweeps_per_pass;
   }
@@ -83,7 +85,11 @@ std::optional<TuneChoice> neighbor(const TuneChoice& c, Axis axis, int dir, int 
 EigensolverOptions merged(const EigensolverOptions& user, const TuneChoice& choice) {
   EigensolverOptions o = user;
   if (user.solver == Solver::automatic) o.solver = choice.solver;
-  if (user.block_size <= 0 && choice.block_size > 0) o.block_size = choice.block_size;
+  // A bandwidth the user set must stay a multiple of two_stage's block size.
+  const bool keeps_bandwidth = o.solver != Solver::two_stage || user.bandwidth <= 0 ||
+                               (choice.block_size > 0 && user.bandwidth % choice.block_size == 0);
+  if (user.block_size <= 0 && choice.block_size > 0 && keeps_bandwidth)
+    o.block_size = choice.block_size;
   const TuneParameters defaults;
   for (const TuneField& f : tune_fields)
     if (user.tune.*f.value == defaults.*f.value) o.tune.*f.value = choice.tune.*f.value;

@@ -39,8 +39,12 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
   base_.block_size = user.block_size > 0 ? user.block_size : input_nb;
   base_.tune = user.tune;
   const TuneParameters defaults;
-  if (user.block_size > 0) fixed_axes_.push_back(static_cast<int>(Axis::block_size));
-  if (user.tune.bandwidth_target != defaults.bandwidth_target)
+  // A bandwidth the user set fixes two_stage's (and so the block sizes that divide it):
+  // the search keeps the input's block size then, for every solver (one list of fixed knobs).
+  const bool bandwidth_set = user.bandwidth > 0;
+  if (user.block_size > 0 || bandwidth_set)
+    fixed_axes_.push_back(static_cast<int>(Axis::block_size));
+  if (user.tune.bandwidth_target != defaults.bandwidth_target || bandwidth_set)
     fixed_axes_.push_back(static_cast<int>(Axis::bandwidth_target));
   if (user.tune.wy_width != defaults.wy_width)
     fixed_axes_.push_back(static_cast<int>(Axis::wy_width));
@@ -53,7 +57,8 @@ ScfSearch::ScfSearch(std::string key, int n, int input_nb, const EigensolverOpti
   // Each solver's coarse trial at the model's blocking for it, unless the user set one.
   auto start = [&](int k) {
     const bool priced = predicted.size() == all.size() && predicted[k].block_size > 0;
-    return user.block_size <= 0 && priced ? predicted[k].block_size : base_.block_size;
+    return user.block_size <= 0 && !bandwidth_set && priced ? predicted[k].block_size
+                                                            : base_.block_size;
   };
   if (user.solver != Solver::automatic) {
     solvers_ = {user.solver};
@@ -203,20 +208,25 @@ ScfSearch ScfSearch::from_state(const std::string& text) {
     const JsonValue* starts = v.find("starts");
     if (starts && starts->is(JsonValue::Kind::array)) {
       for (const JsonValue& x : starts->array()) s.starts_.push_back(static_cast<int>(x.number()));
+      // 0 (the input's) only in a search saved before its first call knew the matrix.
+      const int least = s.key_.empty() ? 0 : 1;
       if (s.starts_.size() != s.solvers_.size() ||
-          std::any_of(s.starts_.begin(), s.starts_.end(), [](int nb) { return nb < 1; }))
+          std::any_of(s.starts_.begin(), s.starts_.end(), [&](int nb) { return nb < least; }))
         throw Error(ErrorCode::io_error, "starts do not match the solvers");
     } else {
       s.starts_.assign(s.solvers_.size(), s.base_.block_size);
     }
     for (const JsonValue& x : fixed->array()) s.fixed_axes_.push_back(static_cast<int>(x.number()));
-    for (const JsonValue& t : trials->array()) {
-      const JsonValue* c = t.find("choice");
+    for (const JsonValue& trial : trials->array()) {
+      const JsonValue* c = trial.find("choice");
       if (!c) throw Error(ErrorCode::io_error, "a trial without its choice");
-      const JsonValue* sec = t.find("seconds");
-      // null: a failed trial (JSON has no infinity).
-      s.trials_.emplace_back(choice_from_json(*c),
-                             sec && sec->is(JsonValue::Kind::number) ? sec->number() : inf);
+      const JsonValue* sec = trial.find("seconds");
+      // null: a failed trial (JSON has no infinity). A trial ran at a block size.
+      const TuneChoice ran = choice_from_json(*c);
+      if (ran.block_size < 1) throw Error(ErrorCode::io_error, "a trial with block_size 0");
+      const double t = sec && sec->is(JsonValue::Kind::number) ? sec->number() : inf;
+      if (!(t >= 0)) throw Error(ErrorCode::io_error, "a trial with negative seconds");
+      s.trials_.emplace_back(ran, t);
     }
     return s;
   } catch (const Error& e) {

@@ -4,6 +4,8 @@
 //                                    "seconds": 4.9, "by": "tseig-tune"}}}
 #include "tune/tune_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -102,6 +104,34 @@ bool write_entries(const std::string& path, const std::map<std::string, std::str
   return true;
 }
 
+// Holds an advisory lock (flock) on the directory of `path` while one process reads,
+// merges and replaces the cache: two jobs sharing a cache each read it, added their entry
+// and renamed over the other's, losing it (3 of 8 runs of two tseig-tune at once). Where
+// the directory cannot be opened or locked (some network file systems) the store goes on
+// unlocked, as before.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  ~DirectoryLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace
 
 std::string cache_path(const std::string& option) {
@@ -149,27 +179,30 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
   return entry_choice(*entry, sig.key());
 }
 
+bool store_entry_locked(const std::string& path, const std::string& key, const std::string& entry,
+                        bool replace_unusable) {
+  const DirectoryLock lock(path);
+  // Keep the other entries of a valid file.
+  std::map<std::string, std::string> entries;
+  std::string text;
+  if (read_text(path, text)) {
+    try {
+      // Named: a range-for over a member of the temporary parse_cache() result would
+      // read the tree after it is destroyed.
+      const JsonValue doc = parse_cache(text);
+      for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
+    } catch (const Error& e) {
+      warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
+      if (!replace_unusable) return false;
+    }
+  }
+  entries[key] = entry;
+  return write_entries(path, entries);
+}
+
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
                        const std::string& entry, bool replace_unusable) {
-  int ok = 1;
-  if (rank_of(comm) == 0) {
-    // Keep the other entries of a valid file.
-    std::map<std::string, std::string> entries;
-    std::string text;
-    if (read_text(path, text)) {
-      try {
-        // Named: a range-for over a member of the temporary parse_cache() result would
-        // read the tree after it is destroyed.
-        const JsonValue doc = parse_cache(text);
-        for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
-      } catch (const Error& e) {
-        warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
-        ok = replace_unusable;
-      }
-    }
-    entries[key] = entry;
-    if (ok) ok = write_entries(path, entries);
-  }
+  int ok = rank_of(comm) == 0 ? store_entry_locked(path, key, entry, replace_unusable) : 1;
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   return ok != 0;
 }

@@ -47,6 +47,12 @@ std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& pa
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
                        const std::string& entry, bool replace_unusable = true);
 
+/// Rank-local, what cache_store_entry runs on rank 0: under a lock on the file's directory
+/// (other jobs sharing the cache store between its read and its rename), reads the file,
+/// adds `entry` and replaces the file. False after a warning when it is not written.
+bool store_entry_locked(const std::string& path, const std::string& key, const std::string& entry,
+                        bool replace_unusable);
+
 /// Rank-local parsing of a cache text, for the readers above and the fuzz target:
 /// the entry of `key`, nullopt when absent; Error(io_error) when the text is malformed.
 std::optional<TuneChoice> find_in_cache_text(const std::string& text, const std::string& key);

@@ -14,6 +14,7 @@
 #include "tune/automatic_choice.hpp"
 #include "tune/candidate.hpp"
 #include "tune/rates_cache.hpp"
+#include "tune/scf_search.hpp"
 #include "tune/signature.hpp"
 #include "tune/tune_cache.hpp"
 
@@ -245,6 +246,49 @@ TEST(Autotune, ScfModeStaysCorrectSurvivesAFailureAndFillsTheCache) {
   EXPECT_EQ(resumed.last_choice().source, ChoiceSource::scf_best);
   EXPECT_EQ(error_of([&] { resumed.load_autotune_state("{\"x\":1}", g.comm()); }).code(),
             ErrorCode::invalid_argument);
+}
+
+// Inputs the search and the cache must survive: a user-set two_stage in SCF mode (its
+// search began before the block size was known and divided by it), states that differ
+// between ranks only in content (they loaded, then the ranks ran different solvers and
+// hung), a cached block size beyond N (ScaLAPACK's workspace query overflowed).
+TEST(Autotune, HardInputsOfTheSearchAndTheCache) {
+  const Grid g = world_grid();
+  const int n = 150, nb = 16;
+  Eigensolver<double> reference(EigensolverOptions{Solver::one_stage});
+  const auto w_ref = solve_with(reference, g, n, nb, 5);
+  EigensolverOptions two;
+  two.solver = Solver::two_stage;
+  two.validate = true;
+  Eigensolver<double> scf(two);
+  scf.start_autotune();
+  for (int calls = 0; scf.autotuning() && calls < 13; ++calls) {
+    const auto w = solve_with(scf, g, n, nb, 5);
+    EXPECT_EQ(scf.last_choice().solver, Solver::two_stage);
+    ASSERT_TRUE(scf.validation() && scf.validation()->passed());
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(w[i], w_ref[i], 1e-12 * n) << "call " << calls;
+  }
+  EXPECT_FALSE(scf.autotuning());
+
+  // The same length, another trial time on rank 1.
+  tune::ScfSearch search("key", n, nb, EigensolverOptions{}, {});
+  search.record(search.next(), g.rank() == 1 ? 2.5 : 1.5);
+  Eigensolver<double> loaded;
+  if (g.size() > 1)
+    EXPECT_EQ(error_of([&] { loaded.load_autotune_state(search.state(), g.comm()); }).code(),
+              ErrorCode::invalid_argument);
+
+  TempFile file;
+  for (Solver s : {Solver::scalapack, Solver::one_stage, Solver::two_stage}) {
+    ASSERT_TRUE(tune::cache_store(g.comm(), file.path,
+                                  tune::make_signature('d', n, n, g.nprow(), g.npcol(), true),
+                                  TuneChoice{s, 1 << 24}, "test"));
+    Eigensolver<double> es(EigensolverOptions{.tune_file = file.path});
+    const auto w = solve_with(es, g, n, nb, 5);
+    EXPECT_EQ(es.last_choice().source, ChoiceSource::cache);
+    EXPECT_EQ(es.last_choice().block_size, n) << to_string(s);
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(w[i], w_ref[i], 1e-12 * n) << to_string(s);
+  }
 }
 
 }  // namespace

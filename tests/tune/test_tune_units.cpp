@@ -2,13 +2,20 @@
 // ranking on synthetic rates, the SCF search as a state machine, the cache text.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/json.hpp"
 #include "test_util.hpp"
@@ -101,6 +108,27 @@ TEST(TuneCandidates, UserValuesAreNeverOverridden) {
   EXPECT_EQ(m.block_size, 48);
   EXPECT_EQ(m.tune.wy_width, 100);
   EXPECT_EQ(m.tune.bandwidth_target, 128);  // left at its default by the user
+}
+
+TEST(TuneCandidates, AUserBandwidthKeepsABlockSizeThatDividesIt) {
+  EigensolverOptions user;
+  user.bandwidth = 16;
+  TuneChoice c;
+  c.solver = Solver::two_stage;
+  c.block_size = 64;  // a cache entry measured without the user's bandwidth
+  EXPECT_EQ(tune::merged(user, c).block_size, 0);  // the input's
+  c.block_size = 16;
+  EXPECT_EQ(tune::merged(user, c).block_size, 16);
+  c.solver = Solver::one_stage;  // no bandwidth there
+  c.block_size = 64;
+  EXPECT_EQ(tune::merged(user, c).block_size, 64);
+  // The SCF search keeps the input's block size for every trial.
+  tune::ScfSearch s("key", 4000, 16, user, {{1, 64}, {1, 64}, {1, 64}});
+  while (!s.finished()) {
+    const TuneChoice t = s.next();
+    ASSERT_EQ(t.block_size, 16) << tune::label(t);
+    s.record(t, 1.0);
+  }
 }
 
 TEST(TuneCandidates, JsonRoundTrip) {
@@ -426,6 +454,31 @@ TEST(TuneScfSearch, StateRoundTripContinuesIdentically) {
         R"({"tseig_autotune_state":1,"base":{"solver":"one_stage","block_size":64},)"
         R"("solvers":["one_stage"],"starts":[16,32],"fixed_axes":[],"trials":[]})"})
     EXPECT_THROW(tune::ScfSearch::from_state(bad), Error) << bad;
+  // Trials that no search records: block size 0 (its neighbours divided by it), negative
+  // seconds.
+  const std::string trial = R"({"choice":{"solver":"two_stage","block_size":64},"seconds":1})";
+  const std::string state = a.state();
+  const std::size_t at = state.find("\"trials\":[") + 10;
+  auto with_trial = [&](const std::string& t) {
+    return state.substr(0, at) + t + "," + state.substr(at);
+  };
+  EXPECT_NO_THROW(tune::ScfSearch::from_state(with_trial(trial)));
+  for (const auto& [from, to] : {std::pair{"\"block_size\":64", "\"block_size\":0"},
+                                 std::pair{"\"seconds\":1", "\"seconds\":-5"}}) {
+    std::string bad = trial;
+    bad.replace(bad.find(from), std::string(from).size(), to);
+    EXPECT_THROW(tune::ScfSearch::from_state(with_trial(bad)), Error) << bad;
+  }
+}
+
+TEST(TuneScfSearch, AUserSolverBeforeTheFirstCall) {
+  // Eigensolver::start_autotune's search, before the first call tells the block size:
+  // two_stage's bandwidth rounding divided by 0 there.
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    tune::ScfSearch s("", 0, 0, EigensolverOptions{solver}, {});
+    EXPECT_EQ(s.next().solver, solver);
+    EXPECT_EQ(tune::ScfSearch::from_state(s.state()).key(), "");
+  }
 }
 
 TEST(TuneCache, TextLookupAndErrors) {
@@ -489,6 +542,36 @@ TEST(TuneRates, JsonRoundTripAndErrors) {
                                                         {"chase_shares_node", ""}})
     EXPECT_THROW(tune::rates_from_json(JsonValue::parse(with_member(text, key, value))), Error)
         << key << " = '" << value << "'";
+}
+
+TEST(TuneCache, StoresOfJobsSharingTheFileAreAllKept) {
+  // Threads stand for jobs: each store opens the directory on its own, so their locks
+  // exclude each other as other processes' do.
+  char dir[] = "/tmp/tseig_tune_lock_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/cache.json";
+  constexpr int jobs = 4, stores = 25;
+  std::vector<std::thread> threads;
+  std::vector<int> written(jobs, 0);
+  for (int j = 0; j < jobs; ++j)
+    threads.emplace_back([&, j] {
+      for (int k = 0; k < stores; ++k)
+        written[j] += tune::store_entry_locked(
+            path, "job" + std::to_string(j) + "/" + std::to_string(k), R"({"x":1})", true);
+    });
+  for (auto& t : threads) t.join();
+  std::string text;
+  {
+    std::ifstream in(path);
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  const JsonValue doc = JsonValue::parse(text);
+  EXPECT_EQ(doc.find("entries")->object().size(), static_cast<std::size_t>(jobs * stores));
+  for (int j = 0; j < jobs; ++j) EXPECT_EQ(written[j], stores);
+  std::remove(path.c_str());
+  rmdir(dir);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // the routine reports the sizes it needs in the first element of each array, size the
 // arrays from those answers, call again.
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 namespace tseig::blas {
@@ -35,6 +36,9 @@ int query_then_run(Call&& call, Size&& size, Agree&& agree) {
     rwork.resize(n.rwork);
     iwork.resize(n.iwork);
   } catch (const std::bad_alloc&) {
+    short_of_memory = true;
+  } catch (const std::length_error&) {
+    // A size the query could not express (an int that overflowed to < 0): no such memory.
     short_of_memory = true;
   }
   agree(short_of_memory);
