@@ -193,7 +193,9 @@ TSEIG_API int tseig_get_string(const tseig_handle_t* h, const char* name, char* 
 /* Local. The double parameters and results above (validation_tolerance, validation_*). */
 TSEIG_API int tseig_set_double(tseig_handle_t* h, const char* name, double value);
 TSEIG_API int tseig_get_double(const tseig_handle_t* h, const char* name, double* value);
-/* Local. Sets mpi_comm_parent from a C communicator (not duplicated until tseig_setup). */
+/* Local. Sets mpi_comm_parent from a C communicator (not duplicated until tseig_setup);
+ * MPI_COMM_NULL is TSEIG_ERROR_INVALID_ARGUMENT. tseig_setup refuses an invalid or inter-
+ * communicator handle in mpi_comm_parent, mpi_comm_rows or mpi_comm_cols the same way. */
 TSEIG_API int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm);
 
 /* Collective over the parent communicator (or the BLACS context's processes): builds the

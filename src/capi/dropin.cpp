@@ -12,6 +12,23 @@ std::string& dropin_message() {
   return message;
 }
 
+void check_local_array(ArgCheck& check, const Grid& g, const void* data, int pos, const char* name,
+                       const int* d, int n) {
+  if (check.code != 0 || data || n <= 0) return;
+  const int rows = block_cyclic::local_count(n, d[4], g.myrow(), d[6], g.nprow());
+  const int cols = block_cyclic::local_count(n, d[5], g.mycol(), d[7], g.npcol());
+  check.scalar(rows == 0 || cols == 0, pos,
+               std::string(name) + " is NULL on rank " + std::to_string(g.rank()) +
+                   ", which holds " + std::to_string(rows) + " x " + std::to_string(cols) +
+                   " local elements of it (NULL is allowed only where a rank holds none)");
+}
+
+void check_output_array(ArgCheck& check, const void* data, int pos, const char* name, int n) {
+  if (check.code != 0 || data || n <= 0) return;
+  check.scalar(false, pos,
+               std::string(name) + " is NULL (needs N = " + std::to_string(n) + " entries)");
+}
+
 namespace {
 
 template <class T>
@@ -22,6 +39,10 @@ void syevd(const char* jobz, const char* uplo, const int* n, T* a, const int* ia
       syevd_pos, desca, false,
       [&](const Grid& g, ArgCheck& check) {
         check_common(check, syevd_pos, g, jobz, uplo, n, ia, ja, desca, iz, jz, descz);
+        // p?syevd's A, W and Z: arguments 4, 8 and 9.
+        check_local_array(check, g, a, 4, "A", desca, *n);
+        check_output_array(check, w, 8, "W", *n);
+        if (upper(jobz) == 'V') check_local_array(check, g, z, 9, "Z", descz, *n);
       },
       [&](const Grid& g) {
         EigensolverOptions options;

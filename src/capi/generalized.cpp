@@ -62,14 +62,17 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
   return on_handle(h, [&] {
     require_setup(*h);
     h->found.reset();  // also when the solve fails before it starts
-    DistMatrix<T> A = square_view(*h, a);
-    const DistMatrix<T> B = square_view(*h, b);
+    // Every array is checked before the work starts (q's view is made only then).
+    DistMatrix<T> A = square_view(*h, a, "a");
+    const DistMatrix<T> B = square_view(*h, b, "b");
+    require_values(*h, ev, "ev");
+    if (vectors) require_local(*h, q, h->get("na"), "q");
     const CholeskyFactor<T>& factor = factor_for(*h, B, is_already_decomposed != 0);
     Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
       return solve_into<T>(
-          solver, A, &factor, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
-          ev);
+          solver, A, &factor, vectors,
+          [&] { return square_view(*h, static_cast<const T*>(q), "q"); }, ev);
     });
   });
 }
@@ -84,7 +87,7 @@ template <class T>
 int cholesky_c(tseig_handle_t* h, T* a) {
   return on_handle(h, [&] {
     require_setup(*h);
-    DistMatrix<T> A = square_view(*h, a);
+    DistMatrix<T> A = square_view(*h, a, "a");
     cholesky(A, factor_triangle(*h));
   });
 }
@@ -93,7 +96,7 @@ template <class T>
 int invert_triangular_c(tseig_handle_t* h, T* a) {
   return on_handle(h, [&] {
     require_setup(*h);
-    DistMatrix<T> A = square_view(*h, a);
+    DistMatrix<T> A = square_view(*h, a, "a");
     invert_triangular(A, factor_triangle(*h));
   });
 }
@@ -122,9 +125,9 @@ int hermitian_multiply_c(tseig_handle_t* h, char uplo_a, char uplo_c, int ncb, c
     const Triangle ta = uplo_of(uplo_a, "uplo_a"), tc = uplo_of(uplo_c, "uplo_c");
     raise_c_if_any(h->grid.comm(), ncb < 0, TSEIG_ERROR_INVALID_ARGUMENT,
                    "ncb = " + std::to_string(ncb) + " must be >= 0");
-    const DistMatrix<T> A = square_view(*h, a);
-    const DistMatrix<T> B = view(*h, b, ncb, nrows_b, ncols_b);
-    DistMatrix<T> C = view(*h, static_cast<const T*>(c), ncb, nrows_c, ncols_c);
+    const DistMatrix<T> A = square_view(*h, a, "a");
+    const DistMatrix<T> B = view(*h, b, ncb, nrows_b, ncols_b, "b");
+    DistMatrix<T> C = view(*h, static_cast<const T*>(c), ncb, nrows_c, ncols_c, "c");
     hermitian_multiply(ta, tc, A, B, C, ncb);
   });
 }
@@ -143,6 +146,11 @@ void sygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n, 
         check.scalar(*ib == 1, sygvd_pos.ib, "IB must be 1 (tseig works on whole matrices)");
         check.scalar(*jb == 1, sygvd_pos.jb, "JB must be 1 (tseig works on whole matrices)");
         if (*n >= 0) check.descriptor(descb, sygvd_pos.descb, *n, desca[1], g);
+        // The A, B, W and Z of p?sygvd's arguments: 5, 9, 13 and 14.
+        check_local_array(check, g, a, 5, "A", desca, *n);
+        check_local_array(check, g, b, 9, "B", descb, *n);
+        check_output_array(check, w, 13, "W", *n);
+        if (upper(jobz) == 'V') check_local_array(check, g, z, 14, "Z", descz, *n);
       },
       [&](const Grid& g) {
         EigensolverOptions options;

@@ -1,5 +1,5 @@
-// C API: handle life cycle, named parameters, setup (process grid and layout checks),
-// error texts and the standard eigenproblem entry points.
+// C API: handle life cycle, named parameters, setup (layout checks; the process grid in
+// process_grid.cpp), error texts and the standard eigenproblem entry points.
 #include "capi/handle.hpp"
 #include "capi/solve_into.hpp"
 
@@ -159,70 +159,6 @@ Triangle parse_triangle(std::string_view v) {
                "triangle = '" + std::string(v) + "' (expected full, lower, upper, F, L or U)");
 }
 
-// The ELPA way of describing the grid: each process says where it sits. Collective over
-// parent: the positions must tile a P x Q grid exactly once. Returns a Grid whose
-// comm() ranks are row-major over those positions.
-Grid grid_from_positions(MPI_Comm parent, int myrow, int mycol) {
-  int size = 0;
-  MPI_Comm_size(parent, &size);
-  int mine[2] = {myrow, mycol}, extent[2] = {0, 0};
-  MPI_Allreduce(mine, extent, 2, MPI_INT, MPI_MAX, parent);
-  const int nprow = extent[0] + 1, npcol = extent[1] + 1;
-  std::vector<int> keys(size);
-  int key = myrow * npcol + mycol;
-  MPI_Allgather(&key, 1, MPI_INT, keys.data(), 1, MPI_INT, parent);
-  std::sort(keys.begin(), keys.end());
-  std::vector<int> expected(size);
-  std::iota(expected.begin(), expected.end(), 0);
-  // Same data on every rank, so every rank reaches the same verdict.
-  if (nprow * npcol != size || keys != expected)
-    throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
-                 "process_row/process_col do not form a grid: " + std::to_string(size) +
-                     " processes, rows 0.." + std::to_string(nprow - 1) + ", columns 0.." +
-                     std::to_string(npcol - 1) + ", each position must be taken exactly once");
-  MPI_Comm ordered = MPI_COMM_NULL;
-  MPI_Comm_split(parent, 0, key, &ordered);
-  Grid grid(ordered, nprow, npcol, GridOrder::row_major);  // duplicates `ordered`
-  MPI_Comm_free(&ordered);
-  return grid;
-}
-
-Grid build_grid(const tseig_handle& h) {
-  auto has = [&](const char* name) { return h.ints.count(name) > 0; };
-  if (has("blacs_context")) {
-    // BLACS stops the program on an invalid context; gridinfo is the one safe query.
-    int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
-    scalapack::Cblacs_gridinfo(h.get("blacs_context"), &nprow, &npcol, &myrow, &mycol);
-    if (nprow < 1 || myrow < 0)
-      throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
-                   "blacs_context = " + std::to_string(h.get("blacs_context")) +
-                       " is not a BLACS grid this process belongs to");
-    return Grid::from_blacs(h.get("blacs_context"));
-  }
-  if (!has("mpi_comm_parent"))
-    throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
-                 "tseig_setup needs a process grid: set mpi_comm_parent (tseig_set_comm) with "
-                 "process_row and process_col, or with mpi_comm_rows and mpi_comm_cols; or set "
-                 "blacs_context");
-  MPI_Comm parent = MPI_Comm_f2c(h.get("mpi_comm_parent"));
-  int myrow = -1, mycol = -1;
-  bool ok = true;
-  if (has("process_row") && has("process_col")) {
-    myrow = h.get("process_row");
-    mycol = h.get("process_col");
-  } else if (has("mpi_comm_rows") && has("mpi_comm_cols")) {
-    // ELPA: my rank in mpi_comm_rows is my process row, in mpi_comm_cols my column.
-    MPI_Comm_rank(MPI_Comm_f2c(h.get("mpi_comm_rows")), &myrow);
-    MPI_Comm_rank(MPI_Comm_f2c(h.get("mpi_comm_cols")), &mycol);
-  } else {
-    ok = false;
-  }
-  raise_c_if_any(parent, !ok, TSEIG_ERROR_PARAMETER_NOT_SET,
-                 "tseig_setup: with mpi_comm_parent, set process_row and process_col (or "
-                 "mpi_comm_rows and mpi_comm_cols)");
-  return grid_from_positions(parent, myrow, mycol);
-}
-
 }  // namespace
 
 void require_setup(const tseig_handle& h) {
@@ -250,10 +186,29 @@ EigensolverOptions solver_options(const tseig_handle& h) {
   return o;
 }
 
+void require_local(const tseig_handle& h, const void* local, int ncols, const char* name) {
+  const Grid& g = h.grid;
+  const int nblk = h.get("nblk");
+  const int rows = block_cyclic::local_count(h.get("na"), nblk, g.myrow(), 0, g.nprow());
+  const int cols = block_cyclic::local_count(std::max(0, ncols), nblk, g.mycol(), 0, g.npcol());
+  require_array(g.comm(), local, static_cast<long long>(rows) * cols, name,
+                ", which holds " + std::to_string(rows) + " x " + std::to_string(cols) +
+                    " local elements of it (NULL is allowed only where a rank holds none)");
+}
+
+void require_values(const tseig_handle& h, const void* values, const char* name) {
+  const int na = h.get("na");
+  require_array(h.grid.comm(), values, na, name,
+                " (it receives up to na = " + std::to_string(na) +
+                    " eigenvalues; NULL is allowed only for na = 0)");
+}
+
 template <class T>
-DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols) {
+DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols,
+                   const char* name) {
   const Grid& g = h.grid;
   const int na = h.get("na"), nblk = h.get("nblk");
+  require_local(h, local, ncols, name);
   const int have = block_cyclic::local_count(ncols, nblk, g.mycol(), 0, g.npcol());
   raise_c_if_any(g.comm(), local_cols < have, TSEIG_ERROR_INVALID_ARGUMENT,
                  "local array has " + std::to_string(local_cols) + " columns on rank " +
@@ -265,7 +220,7 @@ DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, in
 }
 
 #define TSEIG_INSTANTIATE(T) \
-  template DistMatrix<T> view(const tseig_handle&, const T*, int, int, int);
+  template DistMatrix<T> view(const tseig_handle&, const T*, int, int, int, const char*);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 
@@ -276,12 +231,15 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
   return on_handle(h, [&] {
     require_setup(*h);
     h->found.reset();  // also when the solve fails before it starts
-    DistMatrix<T> A = square_view(*h, a);
+    // Every array is checked before the solve starts (q's view is made only then).
+    DistMatrix<T> A = square_view(*h, a, "a");
+    require_values(*h, ev, "ev");
+    if (vectors) require_local(*h, q, h->get("na"), "q");
     Eigensolver<T> solver = handle_solver<T>(*h);
     keeping_validation(*h, solver, [&] {
       return solve_into<T>(
-          solver, A, nullptr, vectors, [&] { return square_view(*h, static_cast<const T*>(q)); },
-          ev);
+          solver, A, nullptr, vectors,
+          [&] { return square_view(*h, static_cast<const T*>(q), "q"); }, ev);
     });
   });
 }
@@ -454,7 +412,8 @@ int tseig_get_string(const tseig_handle_t* h, const char* name, char* value, int
   return on_handle(const_cast<tseig_handle_t*>(h), [&] {
     const auto& p = tseig::capi::find(name, tseig::capi::Kind::string);
     const std::string& v = h->strings.at(std::string(p.name));
-    if (!value || length < static_cast<int>(v.size()) + 1)
+    if (!value) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "tseig_get_string: value is NULL");
+    if (length < static_cast<int>(v.size()) + 1)
       throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "buffer of " + std::to_string(length) +
                                                      " chars for '" + v + "' (needs " +
                                                      std::to_string(v.size() + 1) + ")");
@@ -466,6 +425,10 @@ int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm) {
   return on_handle(h, [&] {
     const auto& p = tseig::capi::find("mpi_comm_parent", tseig::capi::Kind::integer);
     tseig::capi::check_settable(*h, p);
+    if (comm == MPI_COMM_NULL)
+      throw CError(TSEIG_ERROR_INVALID_ARGUMENT,
+                   "tseig_set_comm: comm is MPI_COMM_NULL; pass the communicator of the "
+                   "processes that solve together");
     h->ints["mpi_comm_parent"] = MPI_Comm_c2f(comm);
   });
 }
@@ -473,11 +436,11 @@ int tseig_set_comm(tseig_handle_t* h, MPI_Comm comm) {
 int tseig_setup(tseig_handle_t* h) {
   return on_handle(h, [&] {
     if (h->is_setup) throw CError(TSEIG_ERROR_ALREADY_SETUP, "tseig_setup was already called");
+    std::string missing;  // agreed on by build_grid, so that no rank is left waiting
     for (const char* name : {"na", "nblk", "local_nrows", "local_ncols"})
-      if (!h->ints.count(name))
-        throw CError(TSEIG_ERROR_PARAMETER_NOT_SET,
-                     "tseig_setup: parameter '" + std::string(name) + "' is not set");
-    tseig::Grid grid = tseig::capi::build_grid(*h);
+      if (missing.empty() && !h->ints.count(name))
+        missing = "tseig_setup: parameter '" + std::string(name) + "' is not set";
+    tseig::Grid grid = tseig::capi::build_grid(*h, missing);
     const int na = h->get("na"), nblk = h->get("nblk");
     const int rows = tseig::block_cyclic::local_count(na, nblk, grid.myrow(), 0, grid.nprow());
     const int cols = tseig::block_cyclic::local_count(na, nblk, grid.mycol(), 0, grid.npcol());

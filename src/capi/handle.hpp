@@ -57,14 +57,24 @@ EigensolverOptions solver_options(const tseig_handle& h);
 void apply_selection(const tseig_handle& h, EigensolverOptions& o);
 /// The "triangle" parameter.
 Triangle triangle(const tseig_handle& h);
-/// Collective: non-owning view of an na x ncols local array with the handle's layout
-/// (leading dimension lld, local_cols columns available).
+/// Collective over the grid's processes: the process grid of tseig_setup (process_grid.cpp);
+/// `missing` ("" or which required parameter this rank lacks) is raised on every rank once
+/// there is a communicator to agree over.
+Grid build_grid(const tseig_handle& h, const std::string& missing);
+/// Collective: CError(TSEIG_ERROR_INVALID_ARGUMENT) on every rank if the local array `name`
+/// of an na x ncols matrix with the handle's layout is NULL on a rank that holds part of it.
+void require_local(const tseig_handle& h, const void* local, int ncols, const char* name);
+/// Collective: the same for an array of na eigenvalues (NULL only for na = 0).
+void require_values(const tseig_handle& h, const void* values, const char* name);
+/// Collective: non-owning view of the na x ncols local array `name` with the handle's
+/// layout (leading dimension lld, local_cols columns available); require_local's check.
 template <class T>
-DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols);
+DistMatrix<T> view(const tseig_handle& h, const T* local, int ncols, int lld, int local_cols,
+                   const char* name);
 /// Collective: view of an na x na array of the handle's local_nrows x local_ncols.
 template <class T>
-DistMatrix<T> square_view(const tseig_handle& h, const T* local) {
-  return view(h, local, h.get("na"), h.get("local_nrows"), h.get("local_ncols"));
+DistMatrix<T> square_view(const tseig_handle& h, const T* local, const char* name) {
+  return view(h, local, h.get("na"), h.get("local_nrows"), h.get("local_ncols"), name);
 }
 
 /// Collective: an Eigensolver with the handle's options, continuing the handle's SCF

@@ -11,7 +11,7 @@ namespace {
 
 // p?syevr's argument positions; p?heevr's agree up to DESCZ (RWORK comes after LWORK).
 inline constexpr Positions syevr_pos{1, 3, 4, 6, 7, 8, 17, 18, 19};
-enum { range_pos = 2, vu_pos = 10, il_pos = 11, iu_pos = 12 };
+enum { range_pos = 2, vl_pos = 9, vu_pos = 10, il_pos = 11, iu_pos = 12 };
 
 // RANGE's checks in p?syevr's order and codes: VU <= VL is -10 (only for N > 0), IL
 // outside [1, max(1, N)] -11, IU outside [min(N, IL), N] -12.
@@ -44,17 +44,32 @@ void syevr(const char* jobz, const char* range, const char* uplo, const int* n, 
            const int* descz, int* info) {
   const char rng = upper(range);
   const bool vectors = upper(jobz) == 'V';
-  // Read only what RANGE names, as ScaLAPACK does: the others may be any pointers.
-  const double lo = rng == 'V' ? double(*vl) : 0, hi = rng == 'V' ? double(*vu) : 0;
-  const int first = rng == 'I' ? *il : 1, last = rng == 'I' ? *iu : 0;
+  // Read only what RANGE names, as ScaLAPACK does: the others may be any pointers (a NULL
+  // one that RANGE names is argument error -9 .. -12 below).
+  const double lo = rng == 'V' && vl ? double(*vl) : 0, hi = rng == 'V' && vu ? double(*vu) : 0;
+  const int first = rng == 'I' && il ? *il : 1, last = rng == 'I' && iu ? *iu : 0;
   *info = run_dropin(
       syevr_pos, desca, false,
       [&](const Grid& g, ArgCheck& check) {
         // p?syevr checks JOBZ before RANGE, and RANGE before the rest.
         check.scalar(upper(jobz) == 'V' || upper(jobz) == 'N', syevr_pos.jobz,
                      "JOBZ must be 'V' or 'N'");
+        if (rng == 'V') {
+          check.scalar(vl != nullptr, vl_pos, "VL is NULL (RANGE = 'V' reads it)");
+          check.scalar(vu != nullptr, vu_pos, "VU is NULL (RANGE = 'V' reads it)");
+        }
+        if (rng == 'I') {
+          check.scalar(il != nullptr, il_pos, "IL is NULL (RANGE = 'I' reads it)");
+          check.scalar(iu != nullptr, iu_pos, "IU is NULL (RANGE = 'I' reads it)");
+        }
         check_range(check, rng, *n, lo, hi, first, last);
         check_common(check, syevr_pos, g, jobz, uplo, n, ia, ja, desca, iz, jz, descz);
+        // p?syevr's A, M, NZ, W and Z: arguments 5, 13, 14, 15 and 16.
+        check_local_array(check, g, a, 5, "A", desca, *n);
+        check.scalar(m != nullptr, 13, "M is NULL");
+        if (vectors) check.scalar(nz != nullptr, 14, "NZ is NULL (JOBZ = 'V' sets it)");
+        check_output_array(check, w, 15, "W", *n);
+        if (vectors) check_local_array(check, g, z, 16, "Z", descz, *n);
       },
       [&](const Grid& g) {
         int found = 0;

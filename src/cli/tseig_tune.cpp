@@ -96,6 +96,8 @@ TuneOptions parse(int argc, char** argv) {
   for (char t : o.types)
     if (t != ',' && t != 'd' && t != 's' && t != 'z' && t != 'c')
       throw UsageError("--type takes d, s, z, c");
+  if (o.types.find_first_not_of(',') == std::string::npos)
+    throw UsageError("--type: '" + o.types + "' names no type (d, s, z, c)");
   if (o.tune_file.empty()) o.tune_file = tseig::tune::cache_path("");
   if (o.tune_file.empty()) o.tune_file = "tseig-tune.json";
   return o;
@@ -127,8 +129,11 @@ void print_model(const tseig::Grid& g, char type, int n, int nev, const TuneOpti
   }
 }
 
+// Collective: runs the search for one problem and returns whether the tuning cache holds
+// its best choice afterwards (the Eigensolver stores it when the search ends, and only
+// warns when the file cannot be written).
 template <class T>
-void tune_one(const tseig::Grid& g, int n, int nev, const TuneOptions& o, bool root) {
+bool tune_one(const tseig::Grid& g, int n, int nev, const TuneOptions& o, bool root) {
   tseig::EigensolverOptions eo;
   eo.nev = nev;
   eo.eigenvalues_only = !o.vectors;
@@ -145,14 +150,22 @@ void tune_one(const tseig::Grid& g, int n, int nev, const TuneOptions& o, bool r
       es.eigenvalues(A);
     }
   }
-  if (!root) return;
   const auto search = tseig::tune::ScfSearch::from_state(es.autotune_state());
   const tseig::TuneChoice best = search.best();
+  const auto stored =
+      tseig::tune::cache_lookup(g.comm(), o.tune_file,
+                                tseig::tune::make_signature(tseig::type_letter<T>(), n, nev,
+                                                            g.nprow(), g.npcol(), o.vectors));
+  // Rank 0 decides: every rank then reports the same.
+  int ok = root && stored && tseig::tune::same_point(*stored, best);
+  MPI_Bcast(&ok, 1, MPI_INT, 0, g.comm());
+  if (!root) return ok != 0;
   std::printf("%c N=%d nev=%d grid %dx%d: %zu trials\n", tseig::type_letter<T>(), n, nev, g.nprow(),
               g.npcol(), search.trials().size());
   for (const auto& [c, s] : search.trials())
     std::printf("  %-36s %9.3f s %s\n", tseig::tune::label(c).c_str(), s,
                 tseig::tune::same_point(c, best) ? "  <- best" : "");
+  return ok != 0;
 }
 
 }  // namespace
@@ -171,6 +184,7 @@ int main(int argc, char** argv) {
     }
     const TuneOptions o = parse(argc, argv);
     const tseig::Grid g(MPI_COMM_WORLD, 0, 0);
+    int not_stored = 0;  // problems whose best choice did not reach the tuning cache
     if (o.calibrate) {
       const auto& r = tseig::tune::recalibrate(g.comm(), o.tune_file);
       if (rank == 0)
@@ -189,23 +203,31 @@ int main(int argc, char** argv) {
             }
             continue;
           }
+          bool stored = true;
           switch (t) {
             case 'd':
-              tune_one<double>(g, n, nev, o, rank == 0);
+              stored = tune_one<double>(g, n, nev, o, rank == 0);
               break;
             case 's':
-              tune_one<float>(g, n, nev, o, rank == 0);
+              stored = tune_one<float>(g, n, nev, o, rank == 0);
               break;
             case 'z':
-              tune_one<std::complex<double>>(g, n, nev, o, rank == 0);
+              stored = tune_one<std::complex<double>>(g, n, nev, o, rank == 0);
               break;
             case 'c':
-              tune_one<std::complex<float>>(g, n, nev, o, rank == 0);
+              stored = tune_one<std::complex<float>>(g, n, nev, o, rank == 0);
               break;
             default:
               break;
           }
+          if (!stored) ++not_stored;
         }
+    if (not_stored > 0)
+      throw tseig::Error(tseig::ErrorCode::io_error,
+                         "cannot write the tuning cache '" + o.tune_file +
+                             "': " + std::to_string(not_stored) +
+                             " tuned result(s) not stored (check that the directory exists "
+                             "and is writable)");
     if (rank == 0 && !o.model_only) std::printf("tuning cache: %s\n", o.tune_file.c_str());
   } catch (const UsageError& e) {
     if (rank == 0) {

@@ -1,10 +1,12 @@
 """Runs a tseig-solve command that must fail cleanly.
 
-usage: expect_error.py --match=REGEX [--timeout S] [--after-header] -- command...
+usage: expect_error.py --match=REGEX [--timeout S] [--after-header] [--prefix P]
+                       [--any-stdout] -- command...
 Passes when the command exits non-zero (not by timeout) and stderr holds exactly one
-line starting with "tseig-solve: error: ", matching REGEX, and stdout is empty (with
---after-header: holds only the problem's header line, as a solver failure leaves it). A
-hang past --timeout kills the whole process group and fails.
+line starting with "tseig-solve: error: " (--prefix: P instead), matching REGEX, and
+stdout is empty (with --after-header: holds only the problem's header line, as a solver
+failure leaves it; with --any-stdout: anything, as a failure after work has been reported).
+A hang past --timeout kills the whole process group and fails.
 """
 import argparse
 import os
@@ -31,7 +33,10 @@ def main():
     p.add_argument("--match", required=True, metavar="REGEX")
     p.add_argument("--timeout", type=float, default=60)
     p.add_argument("--after-header", action="store_true")
+    p.add_argument("--prefix", default=PREFIX)
+    p.add_argument("--any-stdout", action="store_true")
     args = p.parse_args(argv[:split])
+    prefix = args.prefix
 
     proc = subprocess.Popen(argv[split + 1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
@@ -43,15 +48,15 @@ def main():
         fail(f"no exit within {args.timeout} s: the error path hangs")
     if proc.returncode == 0:
         fail("exit code 0, expected a failure", err)
-    messages = [l for l in err.splitlines() if l.startswith(PREFIX)]
+    messages = [l for l in err.splitlines() if l.startswith(prefix)]
     if len(messages) != 1:
-        fail(f"expected one '{PREFIX}...' line on stderr, got {len(messages)}", err)
+        fail(f"expected one '{prefix}...' line on stderr, got {len(messages)}", err)
     if not re.search(args.match, messages[0]):
         fail(f"message does not match /{args.match}/: {messages[0]}", err)
     lines = out.strip().splitlines()
     if args.after_header and len(lines) == 1 and lines[0].startswith("tseig-solve ("):
         lines = []
-    if lines:
+    if lines and not args.any_stdout:
         fail("a failed run must print nothing on stdout: " + lines[0], err)
     print(f"expect_error: PASS (exit {proc.returncode}): {messages[0]}")
 
