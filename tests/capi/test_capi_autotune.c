@@ -53,6 +53,12 @@ int main(int argc, char** argv) {
   CHECK(tuning == 0, "tuning = %d before autotune_setup", tuning);
   expect(h, tseig_autotune_save(h, state), TSEIG_ERROR_INVALID_ARGUMENT, "save without search");
   expect(h, tseig_autotune_setup(h), TSEIG_OK, "autotune_setup");
+  /* Saved before the first solve, the state loads back as a search not yet started (the
+   * saved text was refused as malformed JSON). */
+  expect(h, tseig_autotune_save(h, state), TSEIG_OK, "save before the first solve");
+  expect(h, tseig_autotune_load(h, state), TSEIG_OK, "load a search not yet started");
+  expect(h, tseig_autotune_tuning(h, &tuning), TSEIG_OK, "tuning after that load");
+  CHECK(tuning == 1, "a search not yet started says tuning = %d", tuning);
 
   double *a = alloc_local('d', &l), *q = alloc_local('d', &l), ev[N];
   double complex* H = full_matrix(N, h_entry, 0);
