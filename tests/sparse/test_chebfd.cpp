@@ -336,6 +336,32 @@ TEST(SparseChebfd, SmallMatrixRunsTheSubspaceIteration) {
   expect_window_once(a, window_of(w, cut(w, 6, 12), cut(w, 20, 28)), ChebfdOptions{});
 }
 
+// A window that holds most of the spectrum (or all of it, or one level of many copies)
+// is more than the Krylov–Schur basis can keep: it stopped "converged" with 24 of the 39
+// pairs of [3.9, 8.1] here (the 14-fold level at 4 missing) and with 1 of the identity's
+// 40; the subspace iteration takes such windows.
+TEST(SparseChebfd, WindowHoldingMostOfTheSpectrum) {
+  using T = double;
+  const Matrix<T> a = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 8, 8);
+  ASSERT_GE(a.rows(), detail::krylov_min_rows(ChebfdOptions{}.tune.block_width));
+  const std::vector<double> w = dense_spectrum(a);
+  expect_window_once(a, window_of(w, 3.9, 8.1), ChebfdOptions{});
+  expect_window_once(a, window_of(w, -1, 9), ChebfdOptions{});
+  EXPECT_GE(chebfd_nearest(a, 4.0, 20, ChebfdOptions{}).eigenvalues.size(), 20u);
+  // The identity of order 40: one level of 40 copies, five times the block width.
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const std::int64_t n = 40, first = n * rank / ranks, last = n * (rank + 1) / ranks;
+  std::vector<std::int64_t> ptr{0}, cols;
+  for (std::int64_t i = first; i < last; ++i) {
+    cols.push_back(i);
+    ptr.push_back(std::ssize(cols));
+  }
+  const Matrix<T> identity(MPI_COMM_WORLD, n, ptr, cols, std::vector<T>(cols.size(), T(1)));
+  expect_window_once(identity, Window{0.5, 1.5, std::vector<double>(n, 1.0)}, ChebfdOptions{});
+}
+
 TEST(SparseChebfd, RankWithoutRows) {
   using T = double;
   int ranks = 1;

@@ -2,6 +2,8 @@
 // operations of MultiVector.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "sparse_reference.hpp"
@@ -64,6 +66,15 @@ TEST(SparseMatrix, BadInputRaisesOnEveryRank) {
               Matrix<double>(MPI_COMM_WORLD, n, ptr, cols, vals, sell);
             }).code(),
             ErrorCode::invalid_argument);
+  // Weights whose sum is not finite put every row on the last rank (inf/inf cut points).
+  for (double big : {std::numeric_limits<double>::infinity(), 1e308}) {
+    if (!std::isinf(big) && rank_count() == 1) continue;  // one 1e308 sums to itself
+    std::vector<double> weights(rank_count(), big);
+    EXPECT_EQ(tseig::test::error_of([&] {
+                laplacian_3d<double>(MPI_COMM_WORLD, 4, 4, 4, {}, weights);
+              }).code(),
+              ErrorCode::invalid_argument);
+  }
 }
 
 TEST(SparseMatrix, HaloHoldsExactlyTheRemoteColumns) {

@@ -99,6 +99,9 @@ TEST(SparseMatrixMarket, BadFilesRaiseOnEveryRank) {
   expect_error(head + "40 40 39\n" + many, ErrorCode::io_error);               // extra entry
   expect_error(head + "40 40 41\n" + many + "41 1 1\n", ErrorCode::io_error);  // out of range
   expect_error(head + "40 40 41\n" + many + "3 1 nan\n", ErrorCode::not_finite);
+  // Beyond double's range: infinite, not the 1 the parser had left there.
+  expect_error(head + "40 40 41\n" + many + "3 1 1e400\n", ErrorCode::not_finite);
+  expect_error(head + "40 40 41\n" + many + "3 1 -1e400\n", ErrorCode::not_finite);
   expect_error(head + "40 40 41\n" + many + "3 1 x\n", ErrorCode::io_error);
   expect_error(head + "40 40 41\n" + many + "3 1 2\n", ErrorCode::not_hermitian, true);
   expect_error("%%MatrixMarket matrix coordinate real symmetric\n40 40 41\n" + many + "1 3 2\n",
@@ -114,6 +117,12 @@ TEST(SparseMatrixMarket, BadFilesRaiseOnEveryRank) {
   const Error missing = tseig::test::error_of(
       [] { read_matrix_market<double>(MPI_COMM_WORLD, "/nonexistent/file.mtx"); });
   EXPECT_EQ(missing.code(), ErrorCode::io_error);
+}
+
+TEST(SparseMatrixMarket, ValuesBelowDoublesRangeAreZero) {
+  TempFile file("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1e-400\n2 2 -1e-400\n");
+  const auto a = read_matrix_market<double>(MPI_COMM_WORLD, file.path());
+  EXPECT_EQ(dense_of(a), (std::vector<double>{0, 0, 0, 0}));  // were read as 1
 }
 
 TEST(SparseMatrixMarket, ReadsEmptyMatrixWithoutFinalNewline) {

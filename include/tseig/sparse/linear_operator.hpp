@@ -18,7 +18,10 @@
 
 namespace tseig::sparse {
 
-/// y ← F(x) for blocks of equal width; collective over the operator's communicator.
+/// y ← F(x) for blocks of equal width; collective over the operator's communicator. A
+/// callback that fails must throw on every rank (agree first, as tseig's own calls do):
+/// the solvers call it between collectives, so an exception on one rank alone leaves the
+/// others waiting in the next one.
 template <class T>
 using BlockFunction = std::function<void(const MultiVector<T>& x, const MultiVector<T>& y)>;
 

@@ -2,6 +2,7 @@
 // of rows, a prefix sum over ranks gives every rank its slice's place in the total, and
 // each rank records the cuts that fall into its slice; one reduction shares the cuts.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "sparse/random.hpp"
@@ -42,9 +43,11 @@ RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
       !weights.empty() &&
       (static_cast<int>(weights.size()) != ranks ||
        std::any_of(weights.begin(), weights.end(), [](double w) { return !(w >= 0); }) ||
-       std::accumulate(weights.begin(), weights.end(), 0.0) <= 0);
+       !(std::accumulate(weights.begin(), weights.end(), 0.0) > 0) ||
+       !std::isfinite(std::accumulate(weights.begin(), weights.end(), 0.0)));
   raise_if_any(comm, bad_weights || rows < 0, ErrorCode::invalid_argument,
-               "sparse partition: need rows >= 0 and one weight >= 0 per rank, not all zero");
+               "sparse partition: need rows >= 0 and one finite weight >= 0 per rank, not all "
+               "zero, with a finite sum");
 
   const std::int64_t b = rows * me / ranks, e = rows * (me + 1) / ranks;
   std::vector<std::int64_t> prefix;

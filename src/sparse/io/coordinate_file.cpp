@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -39,10 +40,15 @@ bool parse(const std::string& s, N& value) {
 }
 
 /// "inf"/"nan" parse as numbers; everything else that from_chars rejects is malformed.
+/// A value beyond double's range is ±inf (refused later as not finite), one below it ±0:
+/// from_chars leaves `value` as it was there (an entry 1e400 was read as 1).
 bool parse_real(const std::string& s, double& value) {
   const char* b = s.data() + (s[0] == '+' ? 1 : 0);
   const auto [end, ec] = std::from_chars(b, s.data() + s.size(), value);
-  return (ec == std::errc() || ec == std::errc::result_out_of_range) && end == s.data() + s.size();
+  if (end != s.data() + s.size()) return false;
+  if (ec == std::errc::result_out_of_range)
+    value = std::strtod(std::string(b, end).c_str(), nullptr);
+  return ec == std::errc() || ec == std::errc::result_out_of_range;
 }
 
 }  // namespace

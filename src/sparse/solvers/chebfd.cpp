@@ -262,15 +262,17 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
   for (double x : where) append_bits(values, x);
   append_tune(values, o.tune);
   require_same_options(comm, values, what);
-  raise_if_any(comm,
-               bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 || o.max_degree < 1 ||
-                   !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1 ||
-                   o.tune.pipeline_blocks < 1,
-               ErrorCode::invalid_argument,
-               std::string(what) +
-                   ": need tol >= 0, max_iterations >= 1, degree >= 0, max_degree >= 1, "
-                   "search_factor 0 or >= 1, "
-                   "block_width >= 1, pipeline_blocks >= 1 and a valid interval or k");
+  raise_if_any(
+      comm,
+      bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 || o.max_degree < 1 ||
+          !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1 ||
+          o.tune.pipeline_blocks < 1,
+      ErrorCode::invalid_argument,
+      std::string(what) +
+          ": need tol >= 0, max_iterations >= 1, degree >= 0, max_degree >= 1, "
+          "search_factor 0 or >= 1, "
+          "block_width >= 1, pipeline_blocks >= 1, and an interval lower < upper, both finite "
+          "(chebfd), or 1 <= k <= N and a finite target (chebfd_nearest)");
 }
 
 /// [lower, upper] clipped to the spectral bounds (the window must lie in [−1, 1]).
@@ -279,9 +281,13 @@ EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lowe
                           const ChebfdOptions& o) {
   lower = std::max(lower, kpm.bounds.lower);
   upper = std::min(upper, kpm.bounds.upper);
+  // The KPM count with three standard errors to spare decides whether the Krylov–Schur
+  // basis can hold the window; it hands back what outgrows its basis after all.
+  const EigenvalueCount count = eigenvalue_count(kpm, lower, upper);
   if (o.method == ChebfdMethod::krylov_schur &&
-      a.rows() >= detail::krylov_min_rows(std::max(1, o.tune.block_width)))
-    return detail::chebfd_krylov_schur(a, kpm, lower, upper, o);
+      detail::krylov_holds(a.rows(), std::max(1, o.tune.block_width),
+                           count.count + 3 * count.error + 1))
+    if (auto r = detail::chebfd_krylov_schur(a, kpm, lower, upper, o)) return std::move(*r);
   Chebfd<T> solver(a, kpm, lower, upper, o);
   return solver.run();
 }

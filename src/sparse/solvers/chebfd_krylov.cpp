@@ -56,7 +56,8 @@ class FilteredKrylovSchur {
     resize(capacity_for(expected_));
   }
 
-  EigenResult<T> run();
+  /// nullopt when the window outgrew the largest basis the order allows.
+  std::optional<EigenResult<T>> run();
 
  private:
   T& t(int i, int j) { return t_[i + static_cast<std::size_t>(j) * ld()]; }
@@ -89,6 +90,7 @@ class FilteredKrylovSchur {
   std::vector<double> coefficients_;
   double edge_ = 0;         // the smallest filter value inside the window
   bool p_settled_ = false;  // every kept Ritz pair of p(H) with a value ≥ edge_ converged
+  bool outgrown_ = false;   // the window holds more than the largest basis can keep
   int capacity_ = 0, applied_ = 0, k_ = 0;
   int kept_ = 0, min_keep_ = 0;  // kept at the last restart; the least the next one keeps
   MultiVector<T> v_;             // capacity_ + win_.nb columns
@@ -208,6 +210,9 @@ void FilteredKrylovSchur<T>::restart() {
   const int hold = std::max({inside, expected_, above}) + win_.nb;
   if (hold + tail + 2 * win_.nb > capacity_)
     grow(std::max(capacity_for(hold), capacity_ + capacity_ / 2));
+  // The basis is as large as the order allows and still cannot keep them: the window holds
+  // most of the spectrum (run() hands it to the subspace iteration).
+  if (hold + tail + 2 * win_.nb > capacity_) outgrown_ = true;
   const int keep = std::max(1, std::min({m - win_.nb, capacity_ - tail - 2 * win_.nb,
                                          std::max({m / 2, hold, min_keep_})}));
   kept_ = keep;
@@ -266,7 +271,7 @@ void FilteredKrylovSchur<T>::restart() {
 }
 
 template <class T>
-EigenResult<T> FilteredKrylovSchur<T>::run() {
+std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
   const double begin = MPI_Wtime();
   const MPI_Comm comm = a_.comm();
   start();
@@ -284,6 +289,7 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
     }
     restart();
     ++iterations;
+    if (outgrown_) return std::nullopt;
     converged_inside = 0;
     unconverged.clear();
     double straddle = std::numeric_limits<double>::infinity();
@@ -328,8 +334,11 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
       if (k_ + win_.nb <= capacity_ + win_.nb) {
         complete_block(k_, 0);
         k_ += win_.nb;
+      } else {
+        outgrown_ = true;  // a level larger than the basis can widen to
       }
     }
+    if (outgrown_) return std::nullopt;
     const double worst =
         unconverged.empty() ? 0.0 : *std::max_element(unconverged.begin(), unconverged.end());
     // When only the residuals of a settled window stand between this cycle and the end,
@@ -391,15 +400,16 @@ EigenResult<T> FilteredKrylovSchur<T>::run() {
 }  // namespace
 
 template <class T>
-EigenResult<T> chebfd_krylov_schur(const Matrix<T>& a, const KpmMoments& kpm, double lower,
-                                   double upper, const ChebfdOptions& o) {
+std::optional<EigenResult<T>> chebfd_krylov_schur(const Matrix<T>& a, const KpmMoments& kpm,
+                                                  double lower, double upper,
+                                                  const ChebfdOptions& o) {
   FilteredKrylovSchur<T> solver(a, kpm, lower, upper, o);
   return solver.run();
 }
 
-#define TSEIG_INSTANTIATE(T)                                                                       \
-  template EigenResult<T> chebfd_krylov_schur(const Matrix<T>&, const KpmMoments&, double, double, \
-                                              const ChebfdOptions&);
+#define TSEIG_INSTANTIATE(T)                                  \
+  template std::optional<EigenResult<T>> chebfd_krylov_schur( \
+      const Matrix<T>&, const KpmMoments&, double, double, const ChebfdOptions&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

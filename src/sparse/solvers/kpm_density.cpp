@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <string>
 
 #include "tseig/error.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -50,7 +51,9 @@ DensityOfStates density_of_states(const KpmMoments& k, int points) {
 
 EigenvalueCount eigenvalue_count(const KpmMoments& k, double lower, double upper) {
   if (!(lower <= upper))
-    throw Error(ErrorCode::invalid_argument, "eigenvalue_count: lower > upper");
+    throw Error(ErrorCode::invalid_argument, "eigenvalue_count: need lower <= upper, got [" +
+                                                 std::to_string(lower) + ", " +
+                                                 std::to_string(upper) + "]");
   const std::vector<double> g = jackson_damping(k.moments);
   auto angle = [&](double e) {
     return std::acos(std::clamp((e - k.center) / k.half_width, -1.0, 1.0));
