@@ -339,5 +339,37 @@ TEST(SparseLobpcg, BadArgumentsRaiseOnEveryRank) {
   EXPECT_NE(std::string(e.what()).find("lobpcg_recompute_hx"), std::string::npos) << e.what();
 }
 
+// A user callback (operator or preconditioner) that throws on one rank only: every rank
+// must get an Error with that rank's message, not wait in the next collective (before,
+// the other ranks hung).
+TEST(SparseLobpcg, CallbackFailingOnOneRankRaisesOnEveryRank) {
+  using T = double;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 3);
+  const int failing = ranks - 1;
+  int calls = 0;
+  const BlockFunction<T> fails_on_third_call = [&](const MultiVector<T>& x,
+                                                   const MultiVector<T>& y) {
+    spmmv(a, x, y);  // its halo exchange first: a rank leaving before it would strand the others
+    if (++calls == 3 && rank == failing) throw std::runtime_error("callback broke on purpose");
+  };
+  LobpcgOptions<T> o;
+  o.nev = 3;
+  o.norm_h = 12;
+  const Error e = tseig::test::error_of(
+      [&] { lobpcg<T>(LinearOperator<T>(a.vector_layout(), fails_on_third_call), o); });
+  EXPECT_NE(std::string(e.what()).find("broke on purpose"), std::string::npos) << e.what();
+
+  calls = 0;
+  const Preconditioner<T> pc([&](const MultiVector<T>& x, const MultiVector<T>& y) {
+    if (++calls == 3 && rank == 0) throw std::bad_alloc();
+    MultiVector<T>(y).assign(x);
+  });
+  const Error f = tseig::test::error_of([&] { lobpcg<T>(a, o, pc); });
+  EXPECT_EQ(f.code(), ErrorCode::out_of_memory) << f.what();
+}
+
 }  // namespace
 }  // namespace tseig::sparse::test

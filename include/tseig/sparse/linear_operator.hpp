@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tseig/error.hpp"
 #include "tseig/export.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -19,9 +20,10 @@
 namespace tseig::sparse {
 
 /// y ← F(x) for blocks of equal width; collective over the operator's communicator. A
-/// callback that fails must throw on every rank (agree first, as tseig's own calls do):
-/// the solvers call it between collectives, so an exception on one rank alone leaves the
-/// others waiting in the next one.
+/// callback may throw on some ranks only: the solvers agree after each call (one
+/// allreduce of an int), and every rank then throws the Error of the lowest failing rank
+/// (a std::exception's message becomes an Error(invalid_argument) with that message). A
+/// callback that communicates itself must finish its own exchanges before it throws.
 template <class T>
 using BlockFunction = std::function<void(const MultiVector<T>& x, const MultiVector<T>& y)>;
 
@@ -48,7 +50,7 @@ class LinearOperator {
     if (matrix_)
       spmmv(*matrix_, x, y);
     else
-      apply_(x, y);
+      collectively(layout_.comm, [&] { apply_(x, y); });
   }
 
  private:

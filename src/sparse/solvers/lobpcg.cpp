@@ -292,7 +292,7 @@ bool Lobpcg<T>::step() {
     residuals_at_ = -1;
     if (!pc_.empty()) {
       Timer t(times_.spmmv);
-      pc_.apply(r, w);
+      collectively(h_.comm(), [&] { pc_.apply(r, w); });  // a callback failing on some ranks
     }
     if (s_) apply(*s_, w, sw);
     // W against [X P] and SVQB once; a second time only when the product with the basis,
