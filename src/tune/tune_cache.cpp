@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -39,7 +40,12 @@ void warn_once(const std::string& path, const std::string& why) {
                  why.c_str());
 }
 
+// false: no file there (a first store creates it). A directory opens as an empty
+// stream, which would read as "JSON: unexpected end".
 bool read_text(const std::string& path, std::string& text) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorCode::io_error, "it is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream s;
@@ -51,12 +57,12 @@ bool read_text(const std::string& path, std::string& text) {
 // The parsed file, checked to be a cache of this format.
 JsonValue parse_cache(const std::string& text) {
   JsonValue doc = JsonValue::parse(text);
-  const double format = doc.number_or("tseig_tune_format", -1);
-  if (format < 0)
-    throw Error(ErrorCode::io_error, "not a tseig tuning cache (no tseig_tune_format)");
-  if (format != cache_format)
-    throw Error(ErrorCode::io_error, "format " + json::number(format) + ", this build reads " +
-                                         std::to_string(cache_format));
+  const JsonValue* format = doc.find("tseig_tune_format");
+  if (!format || !format->is(JsonValue::Kind::number))
+    throw Error(ErrorCode::io_error, "not a tseig tuning cache (no numeric tseig_tune_format)");
+  if (format->number() != cache_format)
+    throw Error(ErrorCode::io_error, "tseig_tune_format " + json::number(format->number()) +
+                                         ", this build reads " + std::to_string(cache_format));
   const JsonValue* entries = doc.find("entries");
   if (!entries || !entries->is(JsonValue::Kind::object))
     throw Error(ErrorCode::io_error, "'entries' is missing or not an object");
@@ -153,17 +159,17 @@ std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& pa
   if (path.empty()) return std::nullopt;
   std::string found;  // the entry as JSON, on rank 0
   if (rank_of(comm) == 0) {
-    std::string text;
-    if (read_text(path, text)) {
-      try {
+    try {
+      std::string text;
+      if (read_text(path, text)) {
         const JsonValue doc = parse_cache(text);
         if (const JsonValue* entry = doc.find("entries")->find(key)) {
           check(*entry);
           found = entry->dump();
         }
-      } catch (const Error& e) {
-        warn_once(path, e.what());
       }
+    } catch (const Error& e) {
+      warn_once(path, e.what());
     }
   }
   found = broadcast(comm, found);
@@ -184,17 +190,17 @@ bool store_entry_locked(const std::string& path, const std::string& key, const s
   const DirectoryLock lock(path);
   // Keep the other entries of a valid file.
   std::map<std::string, std::string> entries;
-  std::string text;
-  if (read_text(path, text)) {
-    try {
+  try {
+    std::string text;
+    if (read_text(path, text)) {
       // Named: a range-for over a member of the temporary parse_cache() result would
       // read the tree after it is destroyed.
       const JsonValue doc = parse_cache(text);
       for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
-    } catch (const Error& e) {
-      warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
-      if (!replace_unusable) return false;
     }
+  } catch (const Error& e) {
+    warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
+    if (!replace_unusable) return false;
   }
   entries[key] = entry;
   return write_entries(path, entries);

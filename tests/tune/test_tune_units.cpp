@@ -502,6 +502,22 @@ TEST(TuneCache, TextLookupAndErrors) {
   EXPECT_THROW(tune::find_in_cache_text("not json", sig.key()), Error);
 }
 
+// The warning names what is wrong: a negative format was "no tseig_tune_format", a
+// directory "JSON: unexpected end at offset 0".
+TEST(TuneCache, ADirectoryOrANegativeFormatIsNamed) {
+  const Error e = tseig::test::error_of(
+      [] { tune::find_in_cache_text(R"({"tseig_tune_format":-3,"entries":{}})", "k"); });
+  EXPECT_NE(std::string(e.what()).find("tseig_tune_format -3"), std::string::npos) << e.what();
+  char dir[] = "/tmp/tseig_tune_dir_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(tune::cache_lookup_entry(MPI_COMM_SELF, dir, "k", [](const JsonValue&) {}));
+  const std::string warned = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("is a directory"), std::string::npos) << warned;
+  EXPECT_FALSE(tune::store_entry_locked(dir, "k", R"({"x":1})", true));
+  rmdir(dir);
+}
+
 // `text` with the value of member `key` replaced by `value` (removed when empty).
 std::string with_member(std::string text, const std::string& key, const std::string& value) {
   const std::string name = json::string(key) + ":";
