@@ -68,6 +68,31 @@ TYPED_TEST(ValidationTest, CorrectSolvesPass) {
         }
 }
 
+// Entries of 1e±300 (float 1e±36): the trace check's sum of squared eigenvalues
+// overflowed or underflowed, and correct solves failed as "an eigenvalue is missing".
+TYPED_TEST(ValidationTest, ExtremeScalesPass) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const R huge = sizeof(R) == 8 ? R(1e300) : R(1e36);
+  const Grid g(MPI_COMM_WORLD);
+  for (R factor : {huge, 1 / huge})
+    for (bool values_only : {false, true}) {
+      const std::string what = std::string("scale ") + std::to_string(double(factor)) +
+                               (values_only ? " values" : " vectors");
+      DistMatrix<T> A(g, kN, kN, kNb), Z(g, kN, kN, kNb);
+      generate::random_hermitian(A, 7);
+      for (int lj = 0; lj < A.local_cols(); ++lj)
+        for (int li = 0; li < A.local_rows(); ++li) A.local(li, lj) *= factor;
+      Eigensolver<T> es(validating<T>(Solver::two_stage, kN, values_only));
+      if (values_only)
+        es.eigenvalues(A);
+      else
+        es.eigenvectors(A, Z);
+      expect_passed(es.validation(), !values_only, what);
+      EXPECT_LE(es.validation()->trace_error, es.validation()->tolerance) << what;
+    }
+}
+
 TYPED_TEST(ValidationTest, OneTriangleAndOtherLayoutsPass) {
   using T = TypeParam;
   for (const Grid& g : test_grids())

@@ -86,14 +86,16 @@ double trace_error(const DistMatrix<T>& A, const std::vector<real_t<T>>& w, doub
   sum_over_grid(A.grid(), &trace, 1);
   const int n = A.n();
   const double frobenius = scalapack::plange<T>('F', n, n, A.data(), 1, 1, A.desc());
+  // In units of ‖A‖₁: the squares of a matrix scaled by 1e±300 overflowed or underflowed
+  // (trace error inf, "an eigenvalue is missing" with residual 0).
   double sum = 0, squares = 0;
   for (real_t<T> x : w) {
-    sum += x;
-    squares += static_cast<double>(x) * x;
+    const double y = x / anorm;
+    sum += y;
+    squares += y * y;
   }
-  return nan_max(std::abs(sum - trace) / n,
-                 std::abs(std::sqrt(squares) - frobenius) / std::sqrt(double(n))) /
-         anorm;
+  return nan_max(std::abs(sum - trace / anorm) / n,
+                 std::abs(std::sqrt(squares) - frobenius / anorm) / std::sqrt(double(n)));
 }
 
 // max_i ‖z_i‖₂² over the columns of Z, on every rank.

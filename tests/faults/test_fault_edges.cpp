@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,55 @@ TYPED_TEST(ExtremeScale, EverySolverAtTinyAndHugeNorms) {
       EXPECT_LE(accuracy::orthogonality(Z, n), tol);
       for (R x : w) EXPECT_TRUE(std::isfinite(x));
     }
+}
+
+// Q·diag(−1, 0, 1, −1, 0, 1, …)·Qᴴ at norm 1e-300 (float 1e-36), Q three random
+// Householder reflections: during the one-stage reduction the columns become subnormal.
+// Before the reflectors were scaled up there (as ?larfg does), one_stage's eigenvalues
+// were off by 8e4·Nε‖A‖ and its vectors' orthogonality by 3e5·Nε.
+TYPED_TEST(ExtremeScale, RepeatedEigenvaluesAtTinyNorm) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const R tiny = sizeof(R) == 8 ? R(1e-300) : R(1e-36);
+  const int n = 45, nb = 7;
+  std::vector<T> a(n * n, T(0));
+  for (int i = 0; i < n; ++i) a[i + i * n] = T(i % 3 - 1);
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int r = 0; r < 3; ++r) {  // a ← H·a·H, H = I − 2vvᴴ/vᴴv
+    std::vector<T> v(n);
+    double vv = 0;
+    for (T& x : v) {
+      if constexpr (is_complex_v<T>)
+        x = T(R(u(gen)), R(u(gen)));
+      else
+        x = T(R(u(gen)));
+      vv += std::norm(x);
+    }
+    for (int pass = 0; pass < 2; ++pass) {  // a ← H·a, then a ← (H·aᴴ)ᴴ = a·H
+      for (int j = 0; j < n; ++j) {
+        T d(0);
+        for (int i = 0; i < n; ++i) d += conj_if_complex(v[i]) * a[i + j * n];
+        for (int i = 0; i < n; ++i) a[i + j * n] -= T(R(2 / vv)) * v[i] * d;
+      }
+      std::vector<T> t(n * n);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) t[j + i * n] = conj_if_complex(a[i + j * n]);
+      a = t;
+    }
+  }
+  const Grid grid(MPI_COMM_WORLD);
+  for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+    SCOPED_TRACE(to_string(solver));
+    DistMatrix<T> A(grid, n, n, nb), Z(grid, n, n, nb);
+    A.fill([&](int i, int j) { return a[i + j * n] * tiny; });
+    EigensolverOptions opt;
+    opt.solver = solver;
+    const std::vector<R> w = Eigensolver<T>(opt).eigenvectors(A, Z);
+    const double tol = accuracy_tolerance<T>(n);
+    for (int k = 0; k < n; ++k) EXPECT_NEAR(double(w[k] / tiny), k / 15 - 1, tol) << "k = " << k;
+    EXPECT_LE(accuracy::orthogonality(Z, n), tol);
+  }
 }
 
 // The C API under the same edges: ranks without rows or columns on every grid shape, and

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/blas/host.hpp"
 #include "core/collectives.hpp"
@@ -100,15 +101,31 @@ void make_reflector(DistMatrix<T>& A, int j, int lcol, R<T>& beta, T& tau) {
     sums[2] = std::imag(alpha);
   }
   sum_over_column(g, sums, 3);
-  const R<T> xnorm = amax * std::sqrt(sums[0]), alphr = sums[1], alphi = sums[2];
+  R<T> xnorm = amax * std::sqrt(sums[0]), alphr = sums[1], alphi = sums[2];
   if (xnorm == 0 && alphi == 0) {
     tau = T(0);
     beta = alphr;
     return;
   }
-  const R<T> s = std::max({std::abs(alphr), std::abs(alphi), xnorm});
-  const R<T> h = s * std::sqrt((alphr / s) * (alphr / s) + (alphi / s) * (alphi / s) +
-                               (xnorm / s) * (xnorm / s));
+  const auto norm_of = [&] {
+    const R<T> s = std::max({std::abs(alphr), std::abs(alphi), xnorm});
+    return s * std::sqrt((alphr / s) * (alphr / s) + (alphi / s) * (alphi / s) +
+                         (xnorm / s) * (xnorm / s));
+  };
+  R<T> h = norm_of();
+  // As ?larfg: a column this small is scaled up by a power of two first. Near the
+  // subnormal range, tau and v = x/(alpha − beta) lost their relative precision, and the
+  // reflector its orthogonality (a matrix scaled by 1e-300: orthogonality error 3e5·Nε).
+  constexpr R<T> safmin = std::numeric_limits<R<T>>::min() / std::numeric_limits<R<T>>::epsilon();
+  R<T> up = 1;
+  for (int k = 0; k < 20 && h < safmin; ++k, h = norm_of()) {
+    up /= safmin;
+    xnorm = amax * up * std::sqrt(sums[0]);
+    alphr = sums[1] * up;
+    alphi = sums[2] * up;
+  }
+  if (up != 1)
+    for (int li = r2; li < lr; ++li) a[li] *= up;
   beta = alphr >= 0 ? -h : h;
   T alpha;
   if constexpr (is_complex_v<T>) {
@@ -120,6 +137,7 @@ void make_reflector(DistMatrix<T>& A, int j, int lcol, R<T>& beta, T& tau) {
   }
   const T denom = alpha - T(beta);
   for (int li = r2; li < lr; ++li) a[li] /= denom;
+  beta /= up;
 }
 
 }  // namespace
