@@ -76,7 +76,8 @@ void deliver(MPI_Comm comm, const EigenResult<T>& r, int capacity, int* found, d
   const int rows = r.eigenvectors.local_rows();
   require(comm, k <= capacity,
           "capacity " + std::to_string(capacity) + " is too small: " + std::to_string(k) +
-              " eigenpairs were found (a degenerate level comes back whole)");
+              " eigenpairs were found (LOBPCG returns a degenerate level cut at nev whole, "
+              "ChebFD every pair of the window)");
   *found = k;
   if (iterations) *iterations = r.iterations;
   std::copy_n(r.eigenvalues.begin(), k, values);
@@ -92,7 +93,7 @@ void deliver(MPI_Comm comm, const EigenResult<T>& r, int capacity, int* found, d
 void require_outputs(const tseig_sparse_t* a, int capacity, const int* found, const double* values,
                      const void* vectors, int ldv) {
   int rows = std::visit([](const auto& m) { return m.local_rows(); }, a->a);
-  require(a->comm(), capacity >= 1 && found && values && (!vectors || ldv >= std::max(1, rows)),
+  require(a->comm(), capacity >= 1 && found && values && (!vectors || ldv >= rows),
           "sparse eigensolver: capacity < 1, found or eigenvalues NULL, or ldv < local rows");
 }
 

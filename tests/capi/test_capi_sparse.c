@@ -90,13 +90,13 @@ int main(int argc, char** argv) {
         "kpm: %s", tseig_sparse_error_message());
   CHECK(fabs(count - want) <= 4 * error + 0.5, "kpm count %g +- %g, exact %d", count, error, want);
 
-  /* LOBPCG: 4 smallest, vectors returned with this rank's rows. */
+  /* LOBPCG: 4 smallest, vectors returned with this rank's rows (ldv = 0 where it has
+   * none, as the header allows). */
   enum { capacity = 8 };
   double w[capacity], res[capacity];
   double* v = malloc(sizeof(double) * (rows > 0 ? rows : 1) * capacity);
   int found = 0, its = 0;
-  int err =
-      tseig_sparse_lobpcg(a, 4, 1e-9, 0, 0, capacity, &found, w, v, rows > 0 ? rows : 1, res, &its);
+  int err = tseig_sparse_lobpcg(a, 4, 1e-9, 0, 0, capacity, &found, w, v, rows, res, &its);
   CHECK(err == TSEIG_OK && found >= 4, "lobpcg: %d %s", err, tseig_sparse_error_message());
   for (int k = 0; k < 4 && k < found; ++k)
     CHECK(fabs(w[k] - exact(k)) < 1e-8 && res[k] <= 1e-9, "lobpcg %d: %.15g vs %.15g (res %g)", k,

@@ -75,6 +75,20 @@ TEST(SparseMatrix, BadInputRaisesOnEveryRank) {
               }).code(),
               ErrorCode::invalid_argument);
   }
+  // Ranks that pass different weights (or only some of them weights) are told so; before,
+  // each cut by its own and the rows went where none had asked.
+  if (rank_count() > 1) {
+    std::vector<double> mine(rank_count(), 1.0);
+    if (my_rank() == 1) mine[0] = 5;
+    for (bool some_without : {false, true}) {
+      const std::vector<double> weights =
+          some_without && my_rank() == 0 ? std::vector<double>{} : mine;
+      const Error e = tseig::test::error_of(
+          [&] { laplacian_3d<double>(MPI_COMM_WORLD, 4, 4, 4, {}, weights); });
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("different"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(SparseMatrix, HaloHoldsExactlyTheRemoteColumns) {

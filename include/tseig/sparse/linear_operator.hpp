@@ -28,8 +28,9 @@ template <class T>
 using BlockFunction = std::function<void(const MultiVector<T>& x, const MultiVector<T>& y)>;
 
 /// A Hermitian operator on row-distributed block vectors. Solvers allocate every block
-/// they pass to apply() with layout(), so a callback may rely on that layout (a matrix's
-/// vector_layout() gives room for its halo).
+/// they pass to apply() with layout() (for H and S together, with room for the wider of
+/// their halos), so a callback may rely on it (a matrix's vector_layout() gives room for
+/// its halo).
 template <class T>
 class LinearOperator {
  public:

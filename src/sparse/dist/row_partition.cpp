@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/collectives.hpp"
 #include "sparse/random.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/partition.hpp"
@@ -48,6 +49,18 @@ RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
   raise_if_any(comm, bad_weights || rows < 0, ErrorCode::invalid_argument,
                "sparse partition: need rows >= 0 and one finite weight >= 0 per rank, not all "
                "zero, with a finite sum");
+  // Each rank cuts by its own weights: ranks that passed different ones got rows none of
+  // them asked for. The count first, so the second check's lengths agree.
+  std::vector<int> same{static_cast<int>(weights.size()), static_cast<int>(rows >> 32),
+                        static_cast<int>(rows & 0xffffffff)};
+  bool agree = ranks_agree(comm, same);
+  if (agree && !weights.empty()) {
+    same.clear();
+    for (double w : weights) append_bits(same, w);
+    agree = ranks_agree(comm, same);
+  }
+  raise_if_any(comm, !agree, ErrorCode::invalid_argument,
+               "sparse partition: ranks passed different row counts or weights");
 
   const std::int64_t b = rows * me / ranks, e = rows * (me + 1) / ranks;
   std::vector<std::int64_t> prefix;

@@ -77,6 +77,15 @@ struct Basis {
   }
 };
 
+/// The operators' rows with room for the wider of H's and S's halos: S may read rows of
+/// other ranks that H does not (its spmmv refused blocks with H's room only).
+template <class T>
+VectorLayout block_layout(const LinearOperator<T>& h, const LinearOperator<T>* s) {
+  VectorLayout l = h.layout();
+  if (s) l.halo_rows = std::max(l.halo_rows, s->layout().halo_rows);
+  return l;
+}
+
 template <class T>
 class Lobpcg {
  public:
@@ -100,7 +109,7 @@ class Lobpcg {
         sign_(o.which == Which::smallest ? 1 : -1),
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        basis_(h.layout(), 3 * m_, s != nullptr),
+        basis_(block_layout(h, s), 3 * m_, s != nullptr),
         recompute_hx_(recompute_hx(o.tune.lobpcg_recompute_hx, h, m_)) {}
 
   EigenResult<T> run();
@@ -459,7 +468,7 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   EigenResult<T> r;
   r.eigenvalues.assign(theta_.begin(), theta_.begin() + count);
   r.residuals.assign(rel_.begin(), rel_.begin() + count);
-  r.eigenvectors = MultiVector<T>(h_.layout(), count);
+  r.eigenvectors = MultiVector<T>(block_layout(h_, s_), count);
   r.eigenvectors.assign(basis_.v.view(0, count));
   r.iterations = iterations_;
   r.operator_applications = applications_;
@@ -501,8 +510,9 @@ EigenResult<T> Lobpcg<T>::run() {
   if (!o_.throw_on_failure) return result(w, false);
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", tol_);  // std::to_string(1e-8) is "0.000000"
-  std::string message = "lobpcg: not converged after " + std::to_string(iterations_) +
-                        " iterations (tol " + buffer + "); relative residuals reached:";
+  std::string message = "lobpcg: not converged after " +
+                        std::to_string(iterations_before_ + iterations_) + " iterations (tol " +
+                        buffer + "); relative residuals reached:";
   for (int j = 0; j < w; ++j) {
     std::snprintf(buffer, sizeof buffer, " %.3e", rel_[j]);
     message += buffer;
@@ -542,6 +552,9 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
   EigenResult<T> before;
   const double begin = MPI_Wtime();
   for (bool warm = false;; warm = true) {
+    // A widened rerun that breaks down (S so ill-conditioned that the new directions drop
+    // out at once) leaves the converged pairs of the run before it standing.
+    current.throw_on_failure = o.throw_on_failure && !warm;
     Lobpcg<T> solver(h, s, current, pc, warm, before.iterations, begin);
     EigenResult<T> r = solver.run();
     r.iterations += before.iterations;
@@ -550,6 +563,12 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
          {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
           &SolverTimes::communication, &SolverTimes::total})
       r.times.*field += before.times.*field;
+    if (warm && !r.converged) {
+      before.iterations = r.iterations;
+      before.operator_applications = r.operator_applications;
+      before.times = r.times;
+      return before;
+    }
     if (!solver.level_open()) return r;
     const int guard = block_columns(current, h.rows()) - current.nev;
     current.guard = static_cast<int>(std::min<std::int64_t>(2 * guard + 4, h.rows() - current.nev));
