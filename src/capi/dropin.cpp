@@ -113,7 +113,6 @@ void tseig_pcheevd(const char* jobz, const char* uplo, const int* n, tseig_compl
 }
 
 // Fortran external names (gfortran and most compilers: lowercase + underscore).
-#define TSEIG_FORTRAN_ALIAS(name, ...) void name##_(__VA_ARGS__) __attribute__((alias(#name)));
 TSEIG_FORTRAN_ALIAS(tseig_pdsyevd, const char*, const char*, const int*, double*, const int*,
                     const int*, const int*, double*, double*, const int*, const int*, const int*,
                     double*, const int*, int*, const int*, int*)
@@ -128,6 +127,5 @@ TSEIG_FORTRAN_ALIAS(tseig_pcheevd, const char*, const char*, const int*, tseig_c
                     const int*, const int*, const int*, float*, tseig_complex_float*, const int*,
                     const int*, const int*, tseig_complex_float*, const int*, float*, const int*,
                     int*, const int*, int*)
-#undef TSEIG_FORTRAN_ALIAS
 
 }  // extern "C"

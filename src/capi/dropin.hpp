@@ -143,3 +143,9 @@ inline bool is_query(const int* l1, const int* l2, const int* l3 = nullptr) {
 }
 
 }  // namespace tseig::capi
+
+// The Fortran external name of drop-in `name` (gfortran and most compilers: lowercase +
+// underscore), for programs without tseig's module. Exported: the library builds with
+// hidden visibility, and an alias does not inherit its target's.
+#define TSEIG_FORTRAN_ALIAS(name, ...) \
+  TSEIG_API void name##_(__VA_ARGS__) __attribute__((alias(#name)));

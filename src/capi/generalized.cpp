@@ -289,14 +289,14 @@ void tseig_pchegvd(const int* ibtype, const char* jobz, const char* uplo, const 
 }
 
 // Fortran external names (gfortran and most compilers: lowercase + underscore).
-#define TSEIG_FORTRAN_ALIAS(name, T, R)                                                      \
-  void name##_(const int*, const char*, const char*, const int*, T*, const int*, const int*, \
-               const int*, const T*, const int*, const int*, const int*, R*, T*, const int*, \
-               const int*, const int*, int*) __attribute__((alias(#name)));
-TSEIG_FORTRAN_ALIAS(tseig_pdsygvd, double, double)
-TSEIG_FORTRAN_ALIAS(tseig_pssygvd, float, float)
-TSEIG_FORTRAN_ALIAS(tseig_pzhegvd, tseig_complex_double, double)
-TSEIG_FORTRAN_ALIAS(tseig_pchegvd, tseig_complex_float, float)
-#undef TSEIG_FORTRAN_ALIAS
+#define TSEIG_SYGVD_ALIAS(name, T, R)                                                           \
+  TSEIG_FORTRAN_ALIAS(name, const int*, const char*, const char*, const int*, T*, const int*,   \
+                      const int*, const int*, const T*, const int*, const int*, const int*, R*, \
+                      T*, const int*, const int*, const int*, int*)
+TSEIG_SYGVD_ALIAS(tseig_pdsygvd, double, double)
+TSEIG_SYGVD_ALIAS(tseig_pssygvd, float, float)
+TSEIG_SYGVD_ALIAS(tseig_pzhegvd, tseig_complex_double, double)
+TSEIG_SYGVD_ALIAS(tseig_pchegvd, tseig_complex_float, float)
+#undef TSEIG_SYGVD_ALIAS
 
 }  // extern "C"

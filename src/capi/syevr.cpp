@@ -155,7 +155,6 @@ void tseig_pcheevr(const char* jobz, const char* range, const char* uplo, const 
 }
 
 // Fortran external names (gfortran and most compilers: lowercase + underscore).
-#define TSEIG_FORTRAN_ALIAS(name, ...) void name##_(__VA_ARGS__) __attribute__((alias(#name)));
 TSEIG_FORTRAN_ALIAS(tseig_pdsyevr, const char*, const char*, const char*, const int*, double*,
                     const int*, const int*, const int*, const double*, const double*, const int*,
                     const int*, int*, int*, double*, double*, const int*, const int*, const int*,
@@ -174,6 +173,5 @@ TSEIG_FORTRAN_ALIAS(tseig_pcheevr, const char*, const char*, const char*, const 
                     const float*, const int*, const int*, int*, int*, float*, tseig_complex_float*,
                     const int*, const int*, const int*, tseig_complex_float*, const int*, float*,
                     const int*, int*, const int*, int*)
-#undef TSEIG_FORTRAN_ALIAS
 
 }  // extern "C"

@@ -1,6 +1,8 @@
 /* Drop-in test: ScaLAPACK pdsyevd / pzheevd and tseig_pdsyevd / tseig_pzheevd on the same
  * descriptors must agree; the single-precision and generalized drop-ins are checked
  * against LAPACK; INFO follows ScaLAPACK's conventions. Exit status 0 iff all pass. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +297,22 @@ static void subset_grid(void) {
   free(z);
 }
 
+/* Programs without tseig's module call the drop-ins by their Fortran external names:
+ * each must be exported and be the C function itself (they were local symbols, and such
+ * a program did not link). */
+static void fortran_external_names(void) {
+  static const char* names[] = {"tseig_pdsyevd", "tseig_pssyevd", "tseig_pzheevd", "tseig_pcheevd",
+                                "tseig_pdsyevr", "tseig_pssyevr", "tseig_pzheevr", "tseig_pcheevr",
+                                "tseig_pdsygvd", "tseig_pssygvd", "tseig_pzhegvd", "tseig_pchegvd"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) {
+    char fortran[64];
+    snprintf(fortran, sizeof fortran, "%s_", names[k]);
+    void* c = dlsym(RTLD_DEFAULT, names[k]);
+    void* f = dlsym(RTLD_DEFAULT, fortran);
+    CHECK(c && f == c, "%s is %s", fortran, f ? "not the C function" : "not exported");
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -311,6 +329,7 @@ int main(int argc, char** argv) {
   layout_t ragged = make_layout_src(N, N, 5, 3, nprow - 1, npcol - 1, nprow, npcol, myrow, mycol);
   other_dropins(ctxt, &ragged);
   info_codes(ctxt, &square);
+  fortran_external_names();
   if (size >= 3) subset_grid();
   Cblacs_gridexit(ctxt);
 
