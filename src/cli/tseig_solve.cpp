@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 
+#include "core/json.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "run_problem.hpp"
@@ -70,8 +71,19 @@ int run(int argc, char** argv, int rank, int size) {
   return 0;
 }
 
-void print_error(const std::string& message) {
+bool asks_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--json") return true;
+  return false;
+}
+
+// The message on stderr; with --json also one object {"error": {"code", "message"}} on
+// stdout, so a script that parses stdout gets JSON for a failure as well.
+void print_error(const std::string& message, const std::string& code, bool json) {
   std::cerr << "tseig-solve: error: " << message << std::endl;
+  if (json)
+    std::cout << "{\"error\": {\"code\": " << json::string(code)
+              << ", \"message\": " << json::string(message) << "}}" << std::endl;
 }
 
 }  // namespace
@@ -82,16 +94,20 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int status = 0;
+  const bool json = asks_json(argc, argv);
   try {
     status = run(argc, argv, rank, size);
   } catch (const UsageError& e) {
-    if (rank == 0) print_error(std::string(e.what()) + " (see --help)");
+    if (rank == 0) print_error(std::string(e.what()) + " (see --help)", "usage", json);
     status = exit_usage_error;
   } catch (const Error& e) {
-    if (rank == 0) print_error(std::string(e.what()) + " [" + to_string(e.code()) + "]");
+    if (rank == 0)
+      print_error(std::string(e.what()) + " [" + to_string(e.code()) + "]", to_string(e.code()),
+                  json);
     status = exit_library_error;
   } catch (const std::exception& e) {
-    print_error(std::string(e.what()) + " (on rank " + std::to_string(rank) + ")");
+    print_error(std::string(e.what()) + " (on rank " + std::to_string(rank) + ")", "internal",
+                json && rank == 0);
     MPI_Abort(MPI_COMM_WORLD, exit_library_error);
   }
   MPI_Finalize();

@@ -17,6 +17,7 @@
 #include "dense/generalized.hpp"
 #include "dense/one_stage.hpp"
 #include "dense/scalapack_solver.hpp"
+#include "dense/scale_up_tiny.hpp"
 #include "dense/solve_device.hpp"
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/two_stage.hpp"
@@ -337,6 +338,11 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
         "the transformed matrix U^-H A U^-1 (S too ill-conditioned for A's scale)");
   } else
     dense::make_lower_valid(*W, options_.triangle);
+  // Entries of subnormal size: solved as 2^k·A, the interval and eigenvalues scaled with it.
+  const int k = dense::scale_up_tiny(*W);
+  if (k != 0 && wanted.interval)
+    wanted.interval =
+        ValueRange{std::ldexp(wanted.interval->vl, k), std::ldexp(wanted.interval->vu, k)};
 
   // The solvers write into a Z with the working layout; the caller's Z gets a copy when
   // its layout differs.
@@ -372,6 +378,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
       grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()
           ? run_solver(*W, Zs, times_)
           : dense::solve_on_subgrid(subgrids_->get(grid, grid_used_), *W, Zs, times_, run_solver);
+  for (auto& x : w) x = std::ldexp(x, -k);
   // Ranks outside a sub-grid did not solve; rank 0 always did.
   MPI_Bcast(&wanted.first, 1, MPI_INT, 0, comm);
   const int found = static_cast<int>(w.size());

@@ -1,14 +1,17 @@
 """Runs a tseig-solve command that must fail cleanly.
 
 usage: expect_error.py --match=REGEX [--timeout S] [--after-header] [--prefix P]
-                       [--any-stdout] -- command...
+                       [--any-stdout] [--json CODE] -- command...
 Passes when the command exits non-zero (not by timeout) and stderr holds exactly one
 line starting with "tseig-solve: error: " (--prefix: P instead), matching REGEX, and
 stdout is empty (with --after-header: holds only the problem's header line, as a solver
-failure leaves it; with --any-stdout: anything, as a failure after work has been reported).
+failure leaves it; with --any-stdout: anything, as a failure after work has been reported;
+with --json: exactly one JSON object {"error": {"code": CODE, "message": ...}} whose
+message matches REGEX too).
 A hang past --timeout kills the whole process group and fails.
 """
 import argparse
+import json
 import os
 import re
 import signal
@@ -35,6 +38,7 @@ def main():
     p.add_argument("--after-header", action="store_true")
     p.add_argument("--prefix", default=PREFIX)
     p.add_argument("--any-stdout", action="store_true")
+    p.add_argument("--json", metavar="CODE")
     args = p.parse_args(argv[:split])
     prefix = args.prefix
 
@@ -53,6 +57,14 @@ def main():
         fail(f"expected one '{prefix}...' line on stderr, got {len(messages)}", err)
     if not re.search(args.match, messages[0]):
         fail(f"message does not match /{args.match}/: {messages[0]}", err)
+    if args.json:
+        try:
+            error = json.loads(out)["error"]
+        except (ValueError, KeyError, TypeError):
+            fail("stdout is not one JSON object with an 'error' member: " + out[:200], err)
+        if error.get("code") != args.json or not re.search(args.match, error.get("message", "")):
+            fail(f"JSON error {error} is not code {args.json} matching /{args.match}/", err)
+        out = ""
     lines = out.strip().splitlines()
     if args.after_header and len(lines) == 1 and lines[0].startswith("tseig-solve ("):
         lines = []
