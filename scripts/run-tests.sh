@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Newcomer command 2: install what is missing, build, run the whole test suite
-# (ctest preset "default", as many tests at once as there are cores: each MPI test
-# claims its rank count, so only single-process tests share the machine) and summarise.
-# Extra arguments go to ctest (e.g. -L install, -R grid, -j1). The exit code is ctest's.
+# (ctest preset "default") and summarise. Extra arguments go to ctest (e.g. -L install,
+# -R grid, -j2). The exit code is ctest's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
@@ -12,7 +11,7 @@ tseig_mpi_env
 start=$SECONDS
 log=build/ctest.log
 set +e
-ctest --preset default -j"$(nproc)" "$@" 2>&1 | tee "$log"
+ctest --preset default "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 
