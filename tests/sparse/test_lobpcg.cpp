@@ -180,6 +180,19 @@ Matrix<T> chain_mass(const Matrix<T>& like) {
   return Matrix<T>(like.comm(), n, ptr, cols, vals);
 }
 
+// The diagonal matrix diag(d(i)) on the rows of `like`.
+template <class T, class F>
+Matrix<T> diagonal_like(const Matrix<T>& like, F d) {
+  std::vector<std::int64_t> ptr{0}, cols;
+  std::vector<T> vals;
+  for (std::int64_t i = like.first_row(); i < like.first_row() + like.local_rows(); ++i) {
+    cols.push_back(i);
+    vals.push_back(T(d(i)));
+    ptr.push_back(static_cast<std::int64_t>(cols.size()));
+  }
+  return Matrix<T>(like.comm(), like.rows(), ptr, cols, vals);
+}
+
 template <class T>
 std::vector<double> dense_generalized_spectrum(const Matrix<T>& h, const Matrix<T>& s) {
   std::vector<T> a = dense_of(h), b = dense_of(s);
@@ -212,15 +225,9 @@ TEST(SparseLobpcg, GeneralizedWithSpdMass) {
 // matrix's vector layout" at np >= 2).
 TEST(SparseLobpcg, GeneralizedWithSReachingFartherThanH) {
   using T = double;
-  const Matrix<T> spread = laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 3);
-  std::vector<std::int64_t> ptr{0}, cols;
-  std::vector<T> vals;
-  for (std::int64_t i = spread.first_row(); i < spread.first_row() + spread.local_rows(); ++i) {
-    cols.push_back(i);
-    vals.push_back(T(1 + i % 11));
-    ptr.push_back(static_cast<std::int64_t>(cols.size()));
-  }
-  const Matrix<T> h(MPI_COMM_WORLD, spread.rows(), ptr, cols, vals), s = chain_mass(h);
+  const Matrix<T> h = diagonal_like(laplacian_3d<T>(MPI_COMM_WORLD, 5, 4, 3),
+                                    [](std::int64_t i) { return 1 + i % 11; }),
+                  s = chain_mass(h);
   const LinearOperator<T> hop(h), sop(s);
   LobpcgOptions<T> o;
   o.nev = 3;
@@ -238,14 +245,8 @@ TEST(SparseLobpcg, GeneralizedWithSReachingFartherThanH) {
 TEST(SparseLobpcg, IllConditionedMassKeepsTheConvergedLevel) {
   using T = double;
   const Matrix<T> h = laplacian_3d<T>(MPI_COMM_WORLD, 30, 1, 1);
-  std::vector<std::int64_t> ptr{0}, cols;
-  std::vector<T> vals;
-  for (std::int64_t i = h.first_row(); i < h.first_row() + h.local_rows(); ++i) {
-    cols.push_back(i);
-    vals.push_back(std::pow(1e13, static_cast<double>(i) / (h.rows() - 1)));
-    ptr.push_back(static_cast<std::int64_t>(cols.size()));
-  }
-  const Matrix<T> s(MPI_COMM_WORLD, h.rows(), ptr, cols, vals);
+  const Matrix<T> s = diagonal_like(
+      h, [&](std::int64_t i) { return std::pow(1e13, static_cast<double>(i) / (h.rows() - 1)); });
   const LinearOperator<T> hop(h), sop(s);
   LobpcgOptions<T> o;
   o.nev = 2;

@@ -40,12 +40,11 @@ RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
   int ranks = 0, me = 0;
   MPI_Comm_size(comm, &ranks);
   MPI_Comm_rank(comm, &me);
-  const bool bad_weights =
-      !weights.empty() &&
-      (static_cast<int>(weights.size()) != ranks ||
-       std::any_of(weights.begin(), weights.end(), [](double w) { return !(w >= 0); }) ||
-       !(std::accumulate(weights.begin(), weights.end(), 0.0) > 0) ||
-       !std::isfinite(std::accumulate(weights.begin(), weights.end(), 0.0)));
+  const double weight_sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  const bool bad_weights = !weights.empty() && (static_cast<int>(weights.size()) != ranks ||
+                                                std::any_of(weights.begin(), weights.end(),
+                                                            [](double w) { return !(w >= 0); }) ||
+                                                !(weight_sum > 0) || !std::isfinite(weight_sum));
   raise_if_any(comm, bad_weights || rows < 0, ErrorCode::invalid_argument,
                "sparse partition: need rows >= 0 and one finite weight >= 0 per rank, not all "
                "zero, with a finite sum");
@@ -75,7 +74,7 @@ RowPartition partition_by_nonzeros(MPI_Comm comm, std::int64_t rows,
 
   std::vector<double> share(ranks, 1.0);
   if (!weights.empty()) share.assign(weights.begin(), weights.end());
-  const double sum = std::accumulate(share.begin(), share.end(), 0.0);
+  const double sum = weights.empty() ? ranks : weight_sum;
   // Cut k (1 <= k < ranks) is the first row whose entries start at or after the target.
   std::vector<std::int64_t> cuts(ranks + 1, 0);
   double acc = 0;

@@ -30,6 +30,7 @@
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/level_end.hpp"
+#include "sparse/solvers/lobpcg_basis.hpp"
 #include "sparse/solvers/projected_blocks.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "tseig/error.hpp"
@@ -64,28 +65,6 @@ bool recompute_hx(int choice, const LinearOperator<T>& h, int m) {
   return per_row < 1.5 * m;
 }
 
-/// Block vectors of 3m columns: the basis, H times it and S times it.
-template <class T>
-struct Basis {
-  MultiVector<T> v, hv, sv;  // sv is empty for S = I
-  Basis(const VectorLayout& layout, int cols, bool generalized)
-      : v(detail::line_aligned<T>(layout, cols)),
-        hv(detail::line_aligned<T>(layout, cols)),
-        sv(detail::line_aligned<T>(layout, generalized ? cols : 0)) {}
-  MultiVector<T> s_view(int first, int count) const {
-    return sv.cols() ? sv.view(first, count) : v.view(first, count);
-  }
-};
-
-/// The operators' rows with room for the wider of H's and S's halos: S may read rows of
-/// other ranks that H does not (its spmmv refused blocks with H's room only).
-template <class T>
-VectorLayout block_layout(const LinearOperator<T>& h, const LinearOperator<T>* s) {
-  VectorLayout l = h.layout();
-  if (s) l.halo_rows = std::max(l.halo_rows, s->layout().halo_rows);
-  return l;
-}
-
 template <class T>
 class Lobpcg {
  public:
@@ -109,7 +88,7 @@ class Lobpcg {
         sign_(o.which == Which::smallest ? 1 : -1),
         tol_(o.tol > 0 ? o.tol : std::sqrt(std::numeric_limits<R>::epsilon())),
         drop_(1e3 * std::numeric_limits<R>::epsilon()),
-        basis_(block_layout(h, s), 3 * m_, s != nullptr),
+        basis_(h, s, 3 * m_),
         recompute_hx_(recompute_hx(o.tune.lobpcg_recompute_hx, h, m_)) {}
 
   EigenResult<T> run();
@@ -166,7 +145,7 @@ class Lobpcg {
   const int nev_, m_, sign_;
   const double tol_, drop_;
   double norm_h_ = 1, norm_s_ = 1;
-  Basis<T> basis_;               // X at [0, m), P at [m, m + np), W after
+  detail::Basis<T> basis_;       // X at [0, m), P at [m, m + np), W after
   std::vector<T> gh_, gs_;       // [X P]ᴴ·H·[X P] and [X P]ᴴ·S·[X P], (m + np)², carried
   detail::Panels<T> panels_[2];  // for H and for S (their layouts may differ in halo)
   int np_ = 0, iterations_ = 0, space_ = 0;  // space_: columns of the last Rayleigh–Ritz
@@ -468,7 +447,7 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
   EigenResult<T> r;
   r.eigenvalues.assign(theta_.begin(), theta_.begin() + count);
   r.residuals.assign(rel_.begin(), rel_.begin() + count);
-  r.eigenvectors = MultiVector<T>(block_layout(h_, s_), count);
+  r.eigenvectors = MultiVector<T>(basis_.v.layout(), count);
   r.eigenvectors.assign(basis_.v.view(0, count));
   r.iterations = iterations_;
   r.operator_applications = applications_;
