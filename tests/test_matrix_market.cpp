@@ -174,6 +174,29 @@ TYPED_TEST(MatrixMarket, RealCoordinateSymmetricAndSkewSymmetric) {
   remove_file(skew);
 }
 
+// Repeats add up, as in the sparse reader. A symmetric file lists the lower triangle
+// only (an entry listed in both would be counted twice), as the sparse reader requires.
+TYPED_TEST(MatrixMarket, RepeatedCoordinateEntriesAreSummed) {
+  using T = TypeParam;
+  std::string general = write_text("coord_repeats",
+                                   "%%MatrixMarket matrix coordinate real general\n"
+                                   "2 2 4\n1 1 1.5\n2 1 3\n1 1 2\n2 1 -1\n");
+  expect_reads_as<T>(general, 2, 2, {T(3.5), T(2), 0, 0});
+  std::string sym = write_text("coord_sym_repeats",
+                               "%%MatrixMarket matrix coordinate real symmetric\n"
+                               "2 2 4\n2 1 1\n2 1 0.5\n2 2 4\n2 2 1\n");
+  expect_reads_as<T>(sym, 2, 2, {0, T(1.5), T(1.5), T(5)});
+  std::string upper = write_text("coord_sym_upper",
+                                 "%%MatrixMarket matrix coordinate real symmetric\n"
+                                 "2 2 2\n2 1 1\n1 2 1\n");
+  for (const Grid& g : test::test_grids())
+    expect_error(ErrorCode::io_error, "above the diagonal",
+                 [&] { matrix_market::read<T>(g, upper, 1); });
+  remove_file(general);
+  remove_file(sym);
+  remove_file(upper);
+}
+
 TYPED_TEST(MatrixMarket, PatternAndIntegerArray) {
   using T = TypeParam;
   std::string pattern = write_text("pattern",

@@ -29,7 +29,9 @@ struct Header {
 TSEIG_API Header read_header(const Grid& grid, const std::string& path);
 
 /// Collective: reads `path` into a new matrix with nb×nb blocks on `grid`. Symmetric
-/// and Hermitian files are expanded to the full matrix. Reading a complex file into
+/// and Hermitian files are expanded to the full matrix (a coordinate file of these kinds
+/// lists no entry above the diagonal); entries a coordinate file lists more than once
+/// are summed, as the sparse reader does. Reading a complex file into
 /// a real T is an io_error; a real file into complex T is fine. So are an empty size
 /// other than 0x0 and a header declaring more entries than the file's length can hold.
 template <class T>

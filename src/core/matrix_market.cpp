@@ -225,6 +225,9 @@ class EntryReader {
                " matrix (indices are 1-based)");
     if (h_.symmetry == Symmetry::skew_symmetric && row == col)
       in_.fail("a skew-symmetric file lists no diagonal entries");
+    // Its mirror image is made here; listed as well, it would be counted twice.
+    if (h_.symmetry != Symmetry::general && col > row)
+      in_.fail("a symmetric, hermitian or skew-symmetric file lists an entry above the diagonal");
     i = static_cast<long>(row - 1);
     j = static_cast<long>(col - 1);
     v = value(2);
@@ -323,7 +326,8 @@ bool deliver(DistMatrix<T>& A, Buckets<T>& buckets, bool last) {
   std::vector<Placed<T>> got(mine[0]);
   MPI_Scatterv(packed.data(), bytes.data(), displs.data(), MPI_BYTE, got.data(),
                static_cast<int>(got.size() * sizeof(Placed<T>)), MPI_BYTE, 0, g.comm());
-  for (const Placed<T>& e : got) A.local(e.li, e.lj) = e.value;
+  // Repeated coordinate entries add up, as in the sparse reader (and SciPy, PETSc).
+  for (const Placed<T>& e : got) A.local(e.li, e.lj) += e.value;
   for (std::vector<Placed<T>>& bucket : buckets) bucket.clear();
   return mine[1] != 0;
 }
