@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "core/mpi_types.hpp"
@@ -64,7 +65,11 @@ inline bool mpi_headroom_left() {
 template <class F>
 void allocate_collectively(MPI_Comm comm, F&& allocate) {
   collectively(comm, [&] {
-    allocate();
+    try {
+      allocate();
+    } catch (const std::length_error&) {  // a size beyond std::vector's max_size()
+      throw std::bad_alloc();
+    }
     if (!mpi_headroom_left()) throw std::bad_alloc();
   });
 }
