@@ -230,6 +230,35 @@ void expect_nearest(const ChebfdOptions& o) {
 // where sums coincide (8³: a 21-fold level); a window from the largest level of the lower
 // half across the next three, with blocks of 4: the Krylov–Schur space must find more
 // copies than its block width.
+// Windows whose edge is a degenerate eigenvalue, which every copy must leave whole:
+// their Ritz values came out up to 19ε‖H‖ beyond the edge (the 8-fold 5 of the 10×10
+// periodic Laplacian, the top 3 of graphene), and copies of the 18-fold 4 converged
+// from below the window.
+TEST(SparseChebfd, EdgesOnDegenerateLevels) {
+  using T = double;
+  const Matrix<T> square = laplacian_2d_periodic<T>(MPI_COMM_WORLD, 10, 10);
+  const Matrix<T> honeycomb = graphene<T>(MPI_COMM_WORLD, 15, 15);
+  const std::vector<double> w = dense_spectrum(square), g = dense_spectrum(honeycomb);
+  auto exact = [](const std::vector<double>& spectrum, double lower, double upper) {
+    Window win = window_of(spectrum, lower - 1e-9, upper + 1e-9);
+    win.lower = lower;
+    win.upper = upper;
+    return win;
+  };
+  {
+    SCOPED_TRACE("[4.5, 5]");
+    expect_window(square, exact(w, 4.5, 5));
+  }
+  {
+    SCOPED_TRACE("[4, 4.3]");
+    expect_window(square, exact(w, 4, 4.3));
+  }
+  {
+    SCOPED_TRACE("graphene [2.5, 3]");
+    expect_window(honeycomb, exact(g, 2.5, 3));
+  }
+}
+
 TEST(SparseChebfd, DegenerateLevelsOfTheCubeWhole) {
   using T = double;
   const Matrix<T> a = laplacian_3d<T>(MPI_COMM_WORLD, 8, 8, 8);

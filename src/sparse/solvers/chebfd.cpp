@@ -24,6 +24,7 @@
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/block_sweeps.hpp"
+#include "sparse/solvers/chebfd_edges.hpp"
 #include "sparse/solvers/chebfd_krylov.hpp"
 #include "sparse/solvers/chebfd_plan.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
@@ -153,7 +154,23 @@ EigenResult<T> Chebfd<T>::run() {
     std::vector<int> order(active);
     std::iota(order.begin(), order.end(), 0);
     auto inside = [&](int j) { return e.values[j] >= win_.lower && e.values[j] <= win_.upper; };
-    auto lockable = [&](int j) { return inside(j) && rel[j] <= win_.tol; };
+    // Converged, with a value inside within its error bound; the locked pairs are
+    // neighbours too in the bound's estimate of the gap (chebfd_edges.hpp).
+    std::vector<double> values(theta_.begin(), theta_.end()), rho;
+    for (std::size_t j = 0; j < theta_.size(); ++j)
+      rho.push_back(rel_[j] * (win_.norm_h + std::abs(theta_[j])));
+    for (int j = 0; j < active; ++j) {
+      values.push_back(e.values[j]);
+      rho.push_back(rel[j] * (win_.norm_h + std::abs(e.values[j])));
+    }
+    std::vector<char> lock(active);
+    for (int j = 0; j < active; ++j)
+      lock[j] = rel[j] <= win_.tol &&
+                detail::near_window(
+                    e.values[j],
+                    detail::eigenvalue_error_bound(values, rho, theta_.size() + j, win_.rounding()),
+                    win_.lower, win_.upper);
+    auto lockable = [&](int j) { return lock[j] != 0; };
     std::stable_partition(order.begin(), order.end(), lockable);
     unconverged_.clear();
     double straddle = std::numeric_limits<double>::infinity();
@@ -161,18 +178,18 @@ EigenResult<T> Chebfd<T>::run() {
     for (int j = 0; j < active; ++j) {
       const int k = order[j];
       // [θ − ρ, θ + ρ] holds an eigenvalue (ρ = ‖Hy − θy‖, ‖y‖ = 1). An unconverged Ritz
-      // value whose interval reaches outside [a, b] may be a mixture of eigenvectors from
-      // both sides of the window (the space's surplus columns, which the filter cannot
-      // converge), not an eigenvalue inside.
+      // value whose interval reaches across an edge of [a, b] may be a mixture of
+      // eigenvectors from both sides of the window (the space's surplus columns, which
+      // the filter cannot converge), or an eigenvalue inside still converging.
       const double rho = std::sqrt(sq[k]);
       if (lockable(k)) {
         theta_.push_back(e.values[k]);
         rel_.push_back(rel[k]);
       } else if (inside(k) && e.values[k] - rho >= win_.lower && e.values[k] + rho <= win_.upper) {
         unconverged_.push_back(rel[k]);
-      } else if (inside(k)) {
-        straddle = std::min(straddle, rho);
-      }
+      } else if (detail::near_window(e.values[k], rho, win_.lower, win_.upper)) {
+        straddle = std::min(straddle, rho);  // either side: a copy of an edge level may
+      }                                      // converge from outside (an 18-fold 4 in [4, b])
     }
     locked = static_cast<int>(theta_.size());
     ++iterations;

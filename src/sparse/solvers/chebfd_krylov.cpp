@@ -22,6 +22,7 @@
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
 #include "sparse/solvers/block_sweeps.hpp"
+#include "sparse/solvers/chebfd_edges.hpp"
 #include "sparse/solvers/chebfd_window.hpp"
 #include "sparse/solvers/chebfd_window_setup.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
@@ -82,6 +83,19 @@ class FilteredKrylovSchur {
   void expand();
   void complete_block(int first, int kept);
   void restart();
+  /// Per Ritz pair of the last restart: converged, with a value inside the window
+  /// within its error bound (chebfd_edges.hpp).
+  std::vector<char> returned_pairs() const {
+    std::vector<double> rho(lambda_.size());
+    for (std::size_t j = 0; j < rho.size(); ++j)
+      rho[j] = rel_[j] * (win_.norm_h + std::abs(lambda_[j]));
+    std::vector<char> inside(lambda_.size());
+    for (std::size_t j = 0; j < inside.size(); ++j)
+      inside[j] = rel_[j] <= win_.tol &&
+                  near_window(lambda_[j], eigenvalue_error_bound(lambda_, rho, j, win_.rounding()),
+                              win_.lower, win_.upper);
+    return inside;
+  }
 
   const Matrix<T>& a_;
   const ChebfdOptions& o_;
@@ -295,20 +309,21 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
     double straddle = std::numeric_limits<double>::infinity();
     int level = 0, largest_level = 0;  // converged copies of one eigenvalue
     double last = 0;                   // the last converged value inside
+    const std::vector<char> returned = returned_pairs();
     for (std::size_t j = 0; j < lambda_.size(); ++j) {
       const double x = lambda_[j], rho = rel_[j] * (win_.norm_h + std::abs(x));
-      if (x < win_.lower || x > win_.upper) continue;
-      if (rel_[j] <= win_.tol) {
+      if (returned[j]) {
         level = level > 0 && x - last <= win_.tol * win_.norm_h ? level + 1 : 1;
         last = x;
         largest_level = std::max(largest_level, level);
         ++converged_inside;
       } else if (x - rho >= win_.lower && x + rho <= win_.upper) {
         unconverged.push_back(rel_[j]);
-      } else {
-        // [x − ρ, x + ρ] holds an eigenvalue; reaching outside the window, x may be a
-        // mixture of eigenvectors from both sides of it rather than one inside. A
-        // genuine eigenvalue shrinks its residual every cycle, a mixture does not.
+      } else if (near_window(x, rho, win_.lower, win_.upper)) {
+        // [x − ρ, x + ρ] holds an eigenvalue; reaching across an edge, x may be a
+        // mixture of eigenvectors from both sides of it, or a window eigenvalue still
+        // converging (from either side). A genuine eigenvalue shrinks its residual
+        // every cycle, a mixture does not.
         straddle = std::min(straddle, rho);
       }
     }
@@ -380,9 +395,9 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
                         win_.tol, unconverged);
   // The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
   std::vector<int> order;
+  const std::vector<char> returned = returned_pairs();
   for (int j = 0; j < static_cast<int>(lambda_.size()); ++j)
-    if (lambda_[j] >= win_.lower && lambda_[j] <= win_.upper && rel_[j] <= win_.tol)
-      order.push_back(j);
+    if (returned[j]) order.push_back(j);
   EigenResult<T> r;
   permute_columns(v_.view(0, static_cast<int>(lambda_.size())), order);
   r.eigenvectors = v_.view(0, static_cast<int>(order.size()));  // no copy (peak memory)

@@ -47,6 +47,8 @@ struct WindowSetup {
                   width / 2, needed, o.max_degree);
     return buffer;
   }
+  /// What rounding may leave in a converged Ritz value (chebfd_edges.hpp): 64ε‖H‖.
+  double rounding() const { return 64 * std::numeric_limits<R>::epsilon() * norm_h; }
   double lower, upper;  ///< the window, widened by 8ε‖H‖
   double center, half;  ///< H̃ = (H − center)/half has its spectrum in [−1, 1]
   double norm_h;        ///< ‖H‖ of the convergence test
