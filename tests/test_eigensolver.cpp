@@ -323,6 +323,55 @@ TYPED_TEST(EigensolverTest, BadInputRaisesOnEveryRank) {
   }
 }
 
+// Z on another grid of the same processes: a column-major one of the same shape
+// (ranks 0 and 3 of a 2×2 keep their coordinates; the solve hung) and a twin over the
+// same communicator (ScaLAPACK refused its second context). Columns of Z beyond nev stay
+// untouched (p?syevd wrote all N). One solver object on both grid orders with an
+// automatic working grid (its sub-grid cache hung).
+TEST(Eigensolver, MatricesOnOtherGridsOfTheSameProcesses) {
+  using T = double;
+  const int n = 40, nev = 5;
+  const Grid grid(MPI_COMM_WORLD);
+  const Grid column_major(MPI_COMM_WORLD, grid.nprow(), grid.npcol(), GridOrder::column_major);
+  const Grid twin(MPI_COMM_WORLD, grid.nprow(), grid.npcol());
+  DistMatrix<T> A(grid, n, n, 4), S(grid, n, n, 4);
+  generate::random_hermitian(A, 5);
+  generate::random_positive_definite(S, 6);
+  const T marker = 7.25;
+  for (const Grid* other : {&column_major, &twin})
+    for (Solver solver : {Solver::one_stage, Solver::two_stage, Solver::scalapack}) {
+      SCOPED_TRACE(std::string(to_string(solver)) +
+                   (other == &twin ? " twin grid" : " column-major grid"));
+      EigensolverOptions opt;
+      opt.solver = solver;
+      opt.nev = nev;
+      DistMatrix<T> Z(*other, n, n, 4);
+      Z.fill([&](int, int) { return marker; });
+      DistMatrix<T> work = A.clone();
+      const std::vector<T> w = Eigensolver<T>(opt).eigenvectors(work, Z);
+      ASSERT_EQ(w.size(), std::size_t{nev});
+      EXPECT_LE(accuracy::residual(A, w, Z), 50 * n * eps<T>());
+      EXPECT_LE(accuracy::orthogonality(Z, nev), 50 * n * eps<T>());
+      int changed = 0;
+      for (int lj = 0; lj < Z.local_cols(); ++lj)
+        for (int li = 0; li < Z.local_rows() && Z.global_col(lj) >= nev; ++li)
+          changed += Z.local(li, lj) != marker;
+      EXPECT_EQ(changed, 0) << "entries of Z beyond nev overwritten";
+      DistMatrix<T> H = A.clone();
+      const std::vector<T> g = Eigensolver<T>(opt).generalized_eigenvectors(H, S, Z);
+      EXPECT_LE(accuracy::generalized_residual(A, S, g, Z), 50 * n * eps<T>());
+      EXPECT_LE(accuracy::s_orthogonality(S, Z, nev), 50 * n * eps<T>());
+    }
+  EigensolverOptions opt;
+  opt.grid_choice = GridChoice::automatic;
+  Eigensolver<T> solver(opt);
+  for (const Grid* g : {&grid, &column_major}) {
+    DistMatrix<T> M = A.redistribute(*g, 4, 4), Z(*g, n, n, 4);
+    const std::vector<T> w = solver.eigenvectors(M, Z);
+    EXPECT_LE(accuracy::residual(A.redistribute(*g, 4, 4), w, Z), 50 * n * eps<T>());
+  }
+}
+
 TEST(Eigensolver, SolverNames) {
   EXPECT_EQ(solver_from_string("one_stage"), Solver::one_stage);
   EXPECT_EQ(solver_from_string("two_stage"), Solver::two_stage);

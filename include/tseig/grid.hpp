@@ -40,7 +40,9 @@ class TSEIG_API Grid {
   /// BLACS context of this grid (created on first use, collective then).
   int blacs_context() const;
 
-  /// True if both grids are the same object or have the same shape, order and ranks.
+  /// True if both grids are the same object or share one BLACS grid (Grid::from_blacs of
+  /// one context); the same answer on every rank. Matrices on twin grids (two Grid
+  /// objects over one communicator) are copied where a routine needs one grid.
   bool same_as(const Grid& other) const;
   /// True if both grids are over the same processes (in any shape), so data can move
   /// between them with one collective.

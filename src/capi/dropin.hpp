@@ -6,6 +6,7 @@
 #include <cctype>
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "capi/boundary.hpp"
 #include "core/blas/scalapack.hpp"
@@ -36,6 +37,13 @@ struct ArgCheck {
   void scalar(bool ok, int pos, const std::string& text) {
     if (!ok) fail(pos, "argument " + std::to_string(pos) + ": " + text);
   }
+  // An argument every rank must pass alike (JOBZ, RANGE, UPLO, N): ranks that differ
+  // would run different collectives. Called in the same order on every rank.
+  void same(int pos, int value) {
+    alike.push_back(pos);
+    alike.push_back(value);
+  }
+  std::vector<int> alike;  // position, value, position, value, ...
   // A descriptor of an N x N (or larger) matrix starting at (1, 1) on grid g.
   void descriptor(const int* d, int pos, int n, int ctxt, const Grid& g) {
     auto field = [&](bool ok, int f, const char* name, const std::string& text) {
@@ -62,6 +70,18 @@ struct ArgCheck {
 
 // Collective: the smallest INFO code over all ranks, with its message, as a CError.
 inline void agree(const Grid& g, const ArgCheck& check) {
+  // The first argument that differs between ranks (max(x) ≠ ~max(~x)), the same on all.
+  std::vector<int> v;
+  for (std::size_t k = 1; k < check.alike.size(); k += 2)
+    v.insert(v.end(), {check.alike[k], ~check.alike[k]});
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_INT, MPI_MAX, g.comm());
+  int differs = INT_MAX;
+  for (std::size_t k = 0; k < v.size(); k += 2)
+    if (v[k] != ~v[k + 1]) differs = std::min(differs, check.alike[k]);
+  if (differs != INT_MAX)
+    raise_c_if_any(
+        g.comm(), true, -differs,
+        "argument " + std::to_string(differs) + " differs between the ranks of the grid");
   int mine = check.code ? check.code : INT_MAX, first = INT_MAX;
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, g.comm());
   if (first != INT_MAX) raise_c_if_any(g.comm(), check.code == first, -first, check.why);
@@ -92,6 +112,9 @@ inline void check_common(ArgCheck& check, const Positions& pos, const Grid& g, c
                          const char* uplo, const int* n, const int* ia, const int* ja,
                          const int* desca, const int* iz, const int* jz, const int* descz) {
   const char jz_ = upper(jobz), ul = upper(uplo);
+  check.same(pos.jobz, jz_);
+  check.same(pos.uplo, ul);
+  check.same(pos.n, *n);
   check.scalar(jz_ == 'V' || jz_ == 'N', pos.jobz, "JOBZ must be 'V' or 'N'");
   check.scalar(ul == 'L' || ul == 'U', pos.uplo, "UPLO must be 'L' or 'U'");
   check.scalar(*n >= 0, pos.n, "N must be >= 0");

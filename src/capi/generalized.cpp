@@ -62,6 +62,7 @@ int generalized(tseig_handle_t* h, T* a, const T* b, real_t<T>* ev, T* q, bool v
   return on_handle(h, [&] {
     require_setup(*h);
     h->found.reset();  // also when the solve fails before it starts
+    require_same_request(*h, vectors, sizeof(T), is_complex_v<T>, 1 + (is_already_decomposed != 0));
     // Every array is checked before the work starts (q's view is made only then).
     DistMatrix<T> A = square_view(*h, a, "a");
     const DistMatrix<T> B = square_view(*h, b, "b");

@@ -2,6 +2,7 @@
 // process_grid.cpp), error texts and the standard eigenproblem entry points.
 #include "capi/handle.hpp"
 #include "capi/solve_into.hpp"
+#include "core/collectives.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -165,6 +166,16 @@ void require_setup(const tseig_handle& h) {
   if (!h.is_setup) throw CError(TSEIG_ERROR_SETUP_MISSING, "call tseig_setup before computing");
 }
 
+void require_same_request(const tseig_handle& h, bool vectors, int scalar_bytes, bool complex,
+                          int kind) {
+  const MPI_Comm comm = h.grid.comm();
+  raise_c_if_any(comm, !ranks_agree(comm, {vectors ? 1 : 0, scalar_bytes, complex ? 1 : 0, kind}),
+                 TSEIG_ERROR_INVALID_ARGUMENT,
+                 "the ranks made different calls on one handle: eigenvectors on some and "
+                 "eigenvalues only on others, different scalar types, standard and "
+                 "generalized, or different is_already_decomposed");
+}
+
 Triangle triangle(const tseig_handle& h) {
   return parse_triangle(h.strings.at("triangle"));
 }
@@ -231,6 +242,7 @@ int eigen(tseig_handle_t* h, T* a, real_t<T>* ev, T* q, bool vectors) {
   return on_handle(h, [&] {
     require_setup(*h);
     h->found.reset();  // also when the solve fails before it starts
+    require_same_request(*h, vectors, sizeof(T), is_complex_v<T>, 0);
     // Every array is checked before the solve starts (q's view is made only then).
     DistMatrix<T> A = square_view(*h, a, "a");
     require_values(*h, ev, "ev");

@@ -50,6 +50,12 @@ namespace tseig::capi {
 
 /// Throws CError(TSEIG_ERROR_SETUP_MISSING) unless tseig_setup succeeded on h.
 void require_setup(const tseig_handle& h);
+/// Collective: CError(TSEIG_ERROR_INVALID_ARGUMENT) on every rank unless all ranks ask
+/// alike: eigenvectors or eigenvalues only (`vectors`), one scalar type (`scalar_bytes`,
+/// `complex`), the standard problem (`kind` 0) or the generalized one (1 + its
+/// is_already_decomposed). Ranks that differ would run different collectives.
+void require_same_request(const tseig_handle& h, bool vectors, int scalar_bytes, bool complex,
+                          int kind);
 /// Collective: Eigensolver options from the handle's parameters.
 EigensolverOptions solver_options(const tseig_handle& h);
 /// Collective (selection.cpp): nev, or the index range il..iu, or the value range

@@ -62,6 +62,7 @@ void syevr(const char* jobz, const char* range, const char* uplo, const int* n, 
           check.scalar(il != nullptr, il_pos, "IL is NULL (RANGE = 'I' reads it)");
           check.scalar(iu != nullptr, iu_pos, "IU is NULL (RANGE = 'I' reads it)");
         }
+        check.same(range_pos, rng);
         check_range(check, rng, *n, lo, hi, first, last);
         check_common(check, syevr_pos, g, jobz, uplo, n, ia, ja, desca, iz, jz, descz);
         // p?syevr's A, M, NZ, W and Z: arguments 5, 13, 14, 15 and 16.

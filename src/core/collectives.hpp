@@ -23,6 +23,10 @@ namespace tseig {
 /// and the bits of a float, −0.0 among them, are passed here), so that a mismatch can fail
 /// on every rank instead of hanging in a later collective.
 inline bool ranks_agree(MPI_Comm comm, const std::vector<int>& values) {
+  // The lengths first: lists of different lengths in one allreduce abort the job.
+  int length[2] = {static_cast<int>(values.size()), ~static_cast<int>(values.size())};
+  MPI_Allreduce(MPI_IN_PLACE, length, 2, MPI_INT, MPI_MAX, comm);
+  if (length[0] != ~length[1]) return false;
   std::vector<int> v;
   v.reserve(2 * values.size());
   for (int x : values) {

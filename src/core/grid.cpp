@@ -133,10 +133,12 @@ int Grid::rank_of(int prow, int pcol) const {
 bool Grid::same_as(const Grid& other) const {
   if (state_ == other.state_) return true;
   if (!state_ || !other.state_) return false;
-  if (nprow() != other.nprow() || npcol() != other.npcol() || myrow() != other.myrow() ||
-      mycol() != other.mycol())
-    return false;
-  return same_processes(other);
+  // One BLACS grid: what every rank sees alike, and what ScaLAPACK needs of two
+  // descriptors in one call (twin grids over one communicator failed there with
+  // "parameter 1202"). A rank's own coordinates are no test: between a row- and a
+  // column-major 2×2 grid ranks 0 and 3 keep theirs, and callers deciding on a
+  // collective by that answer went separate ways (a hang).
+  return state_->blacs == other.state_->blacs;
 }
 
 bool Grid::same_processes(const Grid& other) const {

@@ -150,10 +150,9 @@ void require_same_call(const EigensolverOptions& o, const DistMatrix<T>& A, cons
                              o.index_range ? o.index_range->iu : -1,
                              o.value_range ? 1 : 0};
   for (const TuneField& f : tune_fields) arguments.push_back(o.tune.*f.value);
-  if (o.value_range) {
-    append_bits(arguments, o.value_range->vl);
-    append_bits(arguments, o.value_range->vu);
-  }
+  // Zeros without a value range: the list must have one length on every rank.
+  append_bits(arguments, o.value_range ? o.value_range->vl : 0.0);
+  append_bits(arguments, o.value_range ? o.value_range->vu : 0.0);
   // The tolerance decides whether Error(accuracy) is raised: compared bit for bit.
   append_bits(arguments, o.validation_tolerance);
   // Z's layout decides whether the solvers write into it or into a copy. Absent matrices
@@ -351,7 +350,8 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (Z) {
     const bool fits =
         Z->grid().same_as(grid) && Z->mb() == bs && Z->rsrc() == 0 &&
-        (solver != Solver::scalapack || (Z->nb() == bs && Z->csrc() == 0 && Z->n() == n));
+        (solver != Solver::scalapack ||
+         (Z->nb() == bs && Z->csrc() == 0 && Z->n() == n && nev == n));  // p?syevd writes n
     if (!fits) {
       zwork = DistMatrix<T>(grid, n, solver == Solver::scalapack ? n : nev, bs, bs);
       Zs = &zwork;

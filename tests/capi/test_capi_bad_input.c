@@ -344,6 +344,41 @@ static void missing_on_one_rank(void) {
   CHECK(tseig_destroy(h) == TSEIG_OK, "destroy");
 }
 
+/* Ranks that call differently (eigenvectors on the last rank, eigenvalues only on the
+ * others; JOBZ or RANGE of a drop-in) get one error on every rank. Before, the two kinds
+ * of rank ran different collectives and MPI aborted the job (MPI_ERR_TRUNCATE). */
+static void calls_differ(void) {
+  if (size < 2) return;
+  layout_t l = grid_layout(N);
+  tseig_handle_t* h = make_handle(&l);
+  double *a = alloc_local('d', &l), *q = alloc_local('d', &l), w[N];
+  fill_local(a, 'd', &l, h_entry);
+  const int err = rank == last ? tseig_eigenvectors_d(h, a, w, q) : tseig_eigenvalues_d(h, a, w);
+  expect(h, err, TSEIG_ERROR_INVALID_ARGUMENT, "different calls",
+         "eigenvectors on the last rank, eigenvalues on the others");
+  fill_local(a, 'd', &l, h_entry);
+  expect(h, tseig_eigenvectors_d(h, a, w, q), TSEIG_OK, NULL, "the next call");
+  CHECK(tseig_destroy(h) == TSEIG_OK, "destroy");
+
+  int ctxt = -1, info = 0, m = 0, nz = 0;
+  const int n = N, one = 1, il = 1, iu = 5;
+  const double vl = -1e9, vu = 1e9;
+  Cblacs_get(-1, 0, &ctxt);
+  Cblacs_gridinit(&ctxt, "R", nprow, npcol);
+  int desc[9] = {1, ctxt, N, N, NB, NB, 0, 0, l.lld};
+  fill_local(a, 'd', &l, h_entry);
+  tseig_pdsyevd(rank == last ? "N" : "V", "L", &n, a, &one, &one, desc, w, q, &one, &one, desc,
+                NULL, NULL, NULL, NULL, &info);
+  expect_info(info, -1, "argument 1 differs", "pdsyevd JOBZ 'N' on the last rank only");
+  fill_local(a, 'd', &l, h_entry);
+  tseig_pdsyevr("V", rank == last ? "V" : "I", "L", &n, a, &one, &one, desc, &vl, &vu, &il, &iu, &m,
+                &nz, w, q, &one, &one, desc, NULL, NULL, NULL, NULL, &info);
+  expect_info(info, -2, "argument 2 differs", "pdsyevr RANGE 'V' on the last rank only");
+  Cblacs_gridexit(ctxt);
+  free(a);
+  free(q);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -359,6 +394,7 @@ int main(int argc, char** argv) {
   null_dropins();
   bad_communicators();
   missing_on_one_rank();
+  calls_differ();
 
   int total = 0;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
