@@ -78,6 +78,63 @@ TEST(SparseKpm, BoundsOfTwoSiteMatricesHoldTheSpectrum) {
   }
 }
 
+/// s·tridiag(off, 1, off) of order n, each rank making its share of the rows.
+template <class T>
+Matrix<T> scaled_tridiagonal(std::int64_t n, double s, double off) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::int64_t first = n * rank / size, last = n * (rank + 1) / size;
+  std::vector<std::int64_t> row_ptr{0}, cols;
+  std::vector<T> values;
+  for (std::int64_t i = first; i < last; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(i - 1, 0); j <= std::min(i + 1, n - 1); ++j) {
+      if (j != i && off == 0) continue;
+      cols.push_back(j);
+      values.push_back(T(s * (j == i ? 1.0 : off)));
+    }
+    row_ptr.push_back(static_cast<std::int64_t>(cols.size()));
+  }
+  return Matrix<T>(MPI_COMM_WORLD, n, row_ptr, cols, values);
+}
+
+// A multiple of the identity: Lanczos's bounds are one point up to rounding (3I in
+// complex double: 1.8e-15 wide, which rescaled the rounding noise to order one and gave
+// moments of 1e47 and a count of −3e18). All 500 eigenvalues lie in [c − 1, c + 1].
+TYPED_TEST(SparseKpm, MultipleOfTheIdentity) {
+  using T = TypeParam;
+  for (double c : {3.0, 0.1, -7.3})
+    for (std::uint64_t seed : {1, 3, 4, 5}) {
+      KpmOptions options;
+      options.seed = seed;
+      const KpmMoments m = kpm_moments(scaled_tridiagonal<T>(500, c, 0), options);
+      const std::size_t r = static_cast<std::size_t>(options.vectors);  // μ_m ≤ μ_0 per vector
+      for (std::size_t k = 0; k < m.per_vector.size(); ++k)
+        ASSERT_LE(std::abs(m.per_vector[k]), 1.01 * m.per_vector[k % r]) << c << " seed " << seed;
+      const EigenvalueCount count = eigenvalue_count(m, c - 1, c + 1);
+      EXPECT_NEAR(count.count, 500, 1e-3 * 500) << c << " seed " << seed;
+    }
+}
+
+// Norms beyond what sums of squares hold: an error naming the range on every rank, not
+// bounds of one point (β underflowed to 0 at 1e-200, and every eigenvalue was counted in
+// [0, 0.1·s]) nor "the operator produced NaN or Inf" (β overflowed at 1e160).
+TEST(SparseKpm, NormsOutsideTheRangeAreRefused) {
+  using T = double;
+  for (double s : {1e-200, 1e-145, 1e160}) {
+    const Matrix<T> a = scaled_tridiagonal<T>(200, s, -0.5);
+    try {
+      kpm_moments(a, KpmOptions{});
+      ADD_FAILURE() << s << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find("scale the matrix"), std::string::npos) << e.what();
+    }
+  }
+  const KpmMoments m = kpm_moments(scaled_tridiagonal<T>(200, 1e-130, -0.5), KpmOptions{});
+  EXPECT_NEAR(eigenvalue_count(m, -1e-129, 1e-129).count, 200, 1e-6);
+}
+
 TEST(SparseKpm, MomentsDoNotDependOnRankCount) {
   using T = std::complex<double>;
   TopologicalInsulator model;

@@ -8,6 +8,8 @@
 // component along every eigenvector, so a breakdown means the whole spectrum was found.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 #include "core/blas/host.hpp"
@@ -19,6 +21,20 @@
 #include "tseig/sparse/linear_operator.hpp"
 
 namespace tseig::sparse {
+
+namespace {
+
+std::string out_of_range(const char* which, double size) {
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "spectral_bounds: the operator's entries are too %s (Lanczos sees a norm of "
+                "about %.2g; the sparse solvers need 1e-140 .. 1e150, where their sums of "
+                "squares neither under- nor overflow): scale the matrix",
+                which, size);
+  return text;
+}
+
+}  // namespace
 
 template <class T>
 SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double margin,
@@ -38,10 +54,18 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
     if (j > 0) axpby(T(-beta.back()), previous, T(1), w);
     beta.push_back(column_norms(w)[0]);
     // The dots are reduced over all ranks: every rank sees the same NaN and stops here.
+    if (std::isfinite(alpha.back()) && std::isinf(beta.back()))
+      throw Error(ErrorCode::invalid_argument, out_of_range("large", std::abs(alpha.back())));
     if (!std::isfinite(alpha.back()) || !std::isfinite(beta.back()))
       throw Error(ErrorCode::not_finite,
                   "spectral_bounds: the operator produced NaN or Inf (Lanczos step " +
                       std::to_string(j + 1) + ")");
+    // Entries below 1e-154 square to nothing: β then reads 0, an invariant subspace
+    // that is not there (and bounds of one point for a 1e-200 Laplacian); LOBPCG's
+    // residuals, ~1e-8‖H‖, need ‖H‖ above about 1e-146.
+    const double size = std::max(std::abs(alpha.back()), beta.back());
+    if (size > 0 && size < 1e-140)
+      throw Error(ErrorCode::invalid_argument, out_of_range("small", size));
     if (beta.back() <= 1e-12 * std::abs(alpha.back()) || beta.back() == 0) break;  // invariant
     previous.assign(q);
     axpby(T(1.0 / beta.back()), w, T(0), q);
@@ -56,10 +80,14 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
   const double lower = d.front() - last_beta * std::abs(z[k - 1]);
   const double upper =
       d.back() + last_beta * std::abs(z[static_cast<std::size_t>(k - 1) * k + k - 1]);
-  // A one-point spectrum (A = cI) still needs an interval of positive width.
-  const double width = upper - lower;
-  const double pad =
-      width > 0 ? margin * width : std::max(1.0, std::abs(upper)) * std::max(margin, 1e-3);
+  // A one-point spectrum (A = cI) still needs an interval of positive width, also when
+  // rounding leaves a width of a few ulps (3I in complex double: 1.8e-15, and the
+  // rescaled (A − c)/h then had rounding noise of order 1 and moments of 1e47).
+  const double width = upper - lower, scale = std::max(std::abs(lower), std::abs(upper));
+  const bool one_point = width <= 256 * std::numeric_limits<real_t<T>>::epsilon() * scale;
+  const double pad = !one_point  ? margin * width
+                     : scale > 0 ? scale * std::max(margin, 1e-3)
+                                 : std::max(margin, 1e-3);  // the zero matrix
   return {lower - pad, upper + pad};
 }
 
