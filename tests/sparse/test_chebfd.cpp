@@ -442,6 +442,17 @@ TEST(SparseChebfd, NarrowWindowKeepsTheDegreeCapAndNamesIt) {
     EXPECT_GT(largest_degree, 0);
     EXPECT_LE(largest_degree, 40);
   }
+  // Without the iteration limit: the subspace iteration found nothing twice over and
+  // returned 0 pairs as converged (the 10³ cube's 27-fold level at 5.71537, max_degree
+  // 200). A window KPM sees empty still converges to nothing.
+  const Matrix<T> cube = laplacian_3d<T>(MPI_COMM_WORLD, 10, 10, 10);
+  ChebfdOptions capped;
+  capped.method = ChebfdMethod::subspace;
+  capped.max_degree = 200;
+  const Error e = tseig::test::error_of([&] { chebfd(cube, 5.714, 5.716, capped); });
+  EXPECT_EQ(e.code(), ErrorCode::not_converged);
+  EXPECT_NE(std::string(e.what()).find("capped at max_degree 200"), std::string::npos) << e.what();
+  EXPECT_TRUE(chebfd(cube, 5.7168, 5.717, capped).eigenvalues.empty());
   ChebfdOptions bad;
   bad.max_degree = 0;
   EXPECT_EQ(tseig::test::error_of([&] { chebfd(a, 1.0, 2.0, bad); }).code(),
