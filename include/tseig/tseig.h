@@ -180,7 +180,9 @@ TSEIG_API const char* tseig_last_error_message(const tseig_handle_t* h);
 
 /* Local. *h receives a new handle with no parameters set. */
 TSEIG_API int tseig_create(tseig_handle_t** h);
-/* Collective after tseig_setup (frees the grid's communicators), local before. NULL: no-op. */
+/* Collective after tseig_setup (frees the grid's communicators), local before. NULL: no-op.
+ * The handle is freed: any later use of h (tseig_last_error_message included) is
+ * undefined, as with free(). */
 TSEIG_API int tseig_destroy(tseig_handle_t* h);
 
 /* Local. See the parameter list above. */

@@ -64,9 +64,11 @@ struct ChebfdOptions {
   SparseTuneParameters tune;
 };
 
-/// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper, each eigenvalue with its
-/// multiplicity and none outside, ascending. The edges count with a slack of 8ε‖H‖, so
-/// an eigenvalue on an edge is returned whichever way its computed value rounds.
+/// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper (lower < upper), each
+/// eigenvalue with its multiplicity and none outside, ascending. A converged Ritz value
+/// counts as inside within its error bound (its residual's Kato–Temple bound, at least
+/// what rounding leaves, 64ε‖H‖) plus 8ε‖H‖, so an eigenvalue on an edge is returned
+/// whichever way its computed value falls.
 template <class T>
 TSEIG_API EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper,
                                 const ChebfdOptions& options = {});
