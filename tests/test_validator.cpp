@@ -142,6 +142,13 @@ TYPED_TEST(ValidatorTest, DroppedEigenpairIsAMissedEigenvalue) {
       EXPECT_FALSE(r.count_ok) << "dropped " << dropped << ": " << r.summary();
       EXPECT_GT(r.count_bound, s.w[dropped]);
       expect_raises(g, r);
+      // Passed as the value range (−∞, λ_kNev]: the subset starts at the lowest, so the
+      // count is checked (it was skipped for every value range).
+      EigensolverOptions range;
+      range.value_range = ValueRange{-HUGE_VAL, static_cast<double>(s.w[kNev])};
+      const ValidationReport v = validate_eigenpairs(s.A, w, columns(s.Z, keep), range);
+      EXPECT_TRUE(v.count_checked) << v.summary();
+      EXPECT_FALSE(v.count_ok) << "dropped " << dropped << ": " << v.summary();
     }
 }
 

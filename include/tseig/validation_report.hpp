@@ -24,8 +24,10 @@ struct TSEIG_API ValidationReport {
   /// Inf. See tseig/validation.hpp.
   bool count_ok = true;
   /// False when no count could be established: a subset that does not start at the
-  /// lowest eigenvalue (index_range with il > 1, a value_range above it) or an empty one,
-  /// since the eigenvalues below the subset are not at hand; count_ok is then vacuous.
+  /// lowest eigenvalue (index_range with il > 1; in the solver, a value_range above it;
+  /// in the public validate_* calls, any value_range whose vl is finite, since they do not
+  /// know where the spectrum starts) or an empty one, since the eigenvalues below the
+  /// subset are not at hand; count_ok is then vacuous.
   bool count_checked = true;
   double count_bound = 0;
   double tolerance = 0;  ///< residual, orthogonality and trace_error must not exceed it

@@ -260,9 +260,10 @@ ValidationReport checked_validate(const DistMatrix<T>& A, const DistMatrix<T>* S
                                                             : default_validation_tolerance<T>(n);
   std::optional<DistMatrix<T>> Sw;
   if (S) Sw.emplace(dense::full_working_copy(*S, options.triangle, A.nb()));
-  // w starts at the lowest eigenvalue unless a range says otherwise (an interval may).
-  const bool lowest =
-      !options.value_range && (!options.index_range || options.index_range->il == 1);
+  // w starts at the lowest eigenvalue unless a range says otherwise (an interval whose
+  // lower end is finite may).
+  const bool lowest = (!options.value_range || options.value_range->vl == -HUGE_VAL) &&
+                      (!options.index_range || options.index_range->il == 1);
   return dense::validate(dense::full_working_copy(A, options.triangle, A.nb()), Sw ? &*Sw : nullptr,
                          w, Z, tolerance, lowest);
 }
