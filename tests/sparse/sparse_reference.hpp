@@ -61,11 +61,10 @@ Matrix<T> random_matrix(MPI_Comm comm, std::int64_t n, std::uint64_t seed, std::
   return Matrix<T>(comm, n, ptr, cols, vals, tune);
 }
 
-/// The tridiagonal matrix with diagonal 1, 2, …, n and 0.5 beside it (distinct, well
-/// separated eigenvalues), its rows dealt out evenly over the ranks (some get none when
-/// n is below the rank count).
-template <class T>
-Matrix<T> tridiagonal_matrix(MPI_Comm comm, std::int64_t n) {
+/// The tridiagonal matrix with diagonal(i) and `off` beside it, its rows dealt out
+/// evenly over the ranks (some get none when n is below the rank count).
+template <class T, class Diagonal>
+Matrix<T> tridiagonal_matrix(MPI_Comm comm, std::int64_t n, Diagonal diagonal, T off) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -75,11 +74,18 @@ Matrix<T> tridiagonal_matrix(MPI_Comm comm, std::int64_t n) {
   for (std::int64_t i = first; i < last; ++i) {
     for (std::int64_t j = std::max<std::int64_t>(0, i - 1); j <= std::min(n - 1, i + 1); ++j) {
       cols.push_back(j);
-      vals.push_back(j == i ? T(static_cast<real_t<T>>(i + 1)) : T(0.5));
+      vals.push_back(j == i ? T(diagonal(i)) : off);
     }
     ptr.push_back(static_cast<std::int64_t>(cols.size()));
   }
   return Matrix<T>(comm, n, ptr, cols, vals);
+}
+
+/// Diagonal 1, 2, …, n and 0.5 beside it (distinct, well separated eigenvalues).
+template <class T>
+Matrix<T> tridiagonal_matrix(MPI_Comm comm, std::int64_t n) {
+  return tridiagonal_matrix<T>(
+      comm, n, [](std::int64_t i) { return static_cast<real_t<T>>(i + 1); }, T(0.5));
 }
 
 /// The random matrix as a dense row-major n × n array.

@@ -78,24 +78,11 @@ TEST(SparseKpm, BoundsOfTwoSiteMatricesHoldTheSpectrum) {
   }
 }
 
-/// s·tridiag(off, 1, off) of order n, each rank making its share of the rows.
+/// s·tridiag(off, 1, off) of order n.
 template <class T>
 Matrix<T> scaled_tridiagonal(std::int64_t n, double s, double off) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const std::int64_t first = n * rank / size, last = n * (rank + 1) / size;
-  std::vector<std::int64_t> row_ptr{0}, cols;
-  std::vector<T> values;
-  for (std::int64_t i = first; i < last; ++i) {
-    for (std::int64_t j = std::max<std::int64_t>(i - 1, 0); j <= std::min(i + 1, n - 1); ++j) {
-      if (j != i && off == 0) continue;
-      cols.push_back(j);
-      values.push_back(T(s * (j == i ? 1.0 : off)));
-    }
-    row_ptr.push_back(static_cast<std::int64_t>(cols.size()));
-  }
-  return Matrix<T>(MPI_COMM_WORLD, n, row_ptr, cols, values);
+  return tridiagonal_matrix<T>(
+      MPI_COMM_WORLD, n, [&](std::int64_t) { return static_cast<real_t<T>>(s); }, T(s * off));
 }
 
 // A multiple of the identity: Lanczos's bounds are one point up to rounding (3I in
