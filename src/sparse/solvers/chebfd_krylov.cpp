@@ -57,8 +57,10 @@ class FilteredKrylovSchur {
     resize(capacity_for(expected_));
   }
 
-  /// nullopt when the window outgrew the largest basis the order allows.
-  std::optional<EigenResult<T>> run();
+  /// The pairs found; handed_over() when the window outgrew the largest basis the order
+  /// allows or a level filled the block width (see chebfd_krylov_schur).
+  EigenResult<T> run();
+  bool handed_over() const { return handed_over_; }
 
  private:
   T& t(int i, int j) { return t_[i + static_cast<std::size_t>(j) * ld()]; }
@@ -83,6 +85,7 @@ class FilteredKrylovSchur {
   void expand();
   void complete_block(int first, int kept);
   void restart();
+  EigenResult<T> converged_pairs(int iterations, bool converged, double begin);
   /// Per Ritz pair of the last restart: converged, with a value inside the window
   /// within its error bound (chebfd_edges.hpp).
   std::vector<char> returned_pairs() const {
@@ -112,6 +115,7 @@ class FilteredKrylovSchur {
   std::vector<R> lambda_;        // H's Ritz values of the kept vectors (the last restart)
   std::vector<double> rel_;      // their relative residuals
   SolverTimes times_;
+  bool handed_over_ = false;
   BlockSweeps<T> sweeps_{a_, win_.nb, 1, times_};  // one block per expansion
 };
 
@@ -284,8 +288,31 @@ void FilteredKrylovSchur<T>::restart() {
   k_ = keep + tail;
 }
 
+/// The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
 template <class T>
-std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
+EigenResult<T> FilteredKrylovSchur<T>::converged_pairs(int iterations, bool converged,
+                                                       double begin) {
+  times_.total = MPI_Wtime() - begin;
+  std::vector<int> order;
+  const std::vector<char> returned = returned_pairs();
+  for (int j = 0; j < static_cast<int>(lambda_.size()); ++j)
+    if (returned[j]) order.push_back(j);
+  EigenResult<T> r;
+  permute_columns(v_.view(0, static_cast<int>(lambda_.size())), order);
+  r.eigenvectors = v_.view(0, static_cast<int>(order.size()));  // no copy (peak memory)
+  for (int j : order) {
+    r.eigenvalues.push_back(lambda_[j]);
+    r.residuals.push_back(rel_[j]);
+  }
+  r.iterations = iterations;
+  r.operator_applications = sweeps_.applications();
+  r.converged = converged;
+  r.times = times_;
+  return r;
+}
+
+template <class T>
+EigenResult<T> FilteredKrylovSchur<T>::run() {
   const double begin = MPI_Wtime();
   const MPI_Comm comm = a_.comm();
   start();
@@ -303,7 +330,8 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
     }
     restart();
     ++iterations;
-    if (outgrown_) return std::nullopt;
+    handed_over_ = outgrown_;
+    if (handed_over_) return converged_pairs(iterations, false, begin);
     converged_inside = 0;
     unconverged.clear();
     double straddle = std::numeric_limits<double>::infinity();
@@ -329,31 +357,26 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
     }
     const bool straddlers_settled = straddle >= 0.5 * previous_straddle;
     previous_straddle = straddle;
-    // A Krylov space of block width w holds at most w copies of an eigenvalue: a level
-    // that fills the unapplied tail may have more, so a random block widens it.
-    const bool saturated = largest_level >= k_ - applied_;
+    // A block Krylov space of width w holds at most w copies of an eigenvalue (of p(H)'s
+    // starting block's projection onto its eigenspace): a level with w converged copies
+    // may have more, which this space finds only through rounding or random blocks
+    // added later, whose components converge too slowly for the end test below (34 of
+    // the 42 eigenvalues of the 10×10 periodic Laplacian in [3, 5] with blocks of 4, its
+    // 8-fold levels at 3 and 5 halved, as converged). The subspace iteration, whose
+    // space holds the window whole, takes such a window.
+    handed_over_ = largest_level >= win_.nb;
+    if (handed_over_) return converged_pairs(iterations, false, begin);
     // Done when every Ritz value inside has converged and one more cycle added none (an
     // eigenvalue the space had missed would have shown up in it): their number equals
     // the count inside (converged or not) of the cycle before, so the cycle that
     // converged them was that extra cycle.
     const int inside = converged_inside + static_cast<int>(unconverged.size());
-    if (unconverged.empty() && converged_inside == previous && straddlers_settled && !saturated &&
-        p_settled_) {
+    if (unconverged.empty() && converged_inside == previous && straddlers_settled && p_settled_) {
       converged = true;
       break;
     }
     const bool count_settled = inside == previous;
-    previous = saturated ? -1 : inside;
-    if (saturated) {  // room for the new block and an expansion
-      if (k_ + 2 * win_.nb > capacity_) grow(std::max(k_ + 2 * win_.nb, capacity_ + capacity_ / 4));
-      if (k_ + win_.nb <= capacity_ + win_.nb) {
-        complete_block(k_, 0);
-        k_ += win_.nb;
-      } else {
-        outgrown_ = true;  // a level larger than the basis can widen to
-      }
-    }
-    if (outgrown_) return std::nullopt;
+    previous = inside;
     const double worst =
         unconverged.empty() ? 0.0 : *std::max_element(unconverged.begin(), unconverged.end());
     // When only the residuals of a settled window stand between this cycle and the end,
@@ -362,7 +385,7 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
     // what this restart kept.
     short_cycle = 0;
     min_keep_ = 0;
-    if (!unconverged.empty() && count_settled && straddlers_settled && !saturated && p_settled_ &&
+    if (!unconverged.empty() && count_settled && straddlers_settled && p_settled_ &&
         previous_worst > worst && expansions > 0) {
       const double per_expansion = std::log(previous_worst / worst) / expansions;
       const double needed = std::ceil(std::log(worst / win_.tol) / per_expansion) + 1;
@@ -376,7 +399,7 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
     // 1 / rate on the rest with every expansion, so it shows up (a Ritz value inside or a
     // new straddler) within the first expansions of a cycle; two of them, not a whole
     // cycle (the full confirming cycle was a fifth of a TI window's run).
-    if (unconverged.empty() && !count_settled && straddlers_settled && !saturated && p_settled_ &&
+    if (unconverged.empty() && !count_settled && straddlers_settled && p_settled_ &&
         expansions > 2) {
       short_cycle = 2;
       min_keep_ = kept_;
@@ -386,30 +409,13 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
       o_.progress({iterations, converged_inside, static_cast<int>(unconverged.size()), worst,
                    degree_, capacity_, MPI_Wtime() - begin});
   }
-  times_.total = MPI_Wtime() - begin;
   if (!converged && o_.throw_on_failure)
     raise_not_converged(comm,
                         "chebfd: not converged after " + std::to_string(iterations) +
                             " Krylov-Schur restarts, " + std::to_string(converged_inside) +
                             " pairs converged" + win_.degree_note(degree_, o_),
                         win_.tol, unconverged);
-  // The converged pairs inside, ascending (H's Ritz values come ascending), to the front.
-  std::vector<int> order;
-  const std::vector<char> returned = returned_pairs();
-  for (int j = 0; j < static_cast<int>(lambda_.size()); ++j)
-    if (returned[j]) order.push_back(j);
-  EigenResult<T> r;
-  permute_columns(v_.view(0, static_cast<int>(lambda_.size())), order);
-  r.eigenvectors = v_.view(0, static_cast<int>(order.size()));  // no copy (peak memory)
-  for (int j : order) {
-    r.eigenvalues.push_back(lambda_[j]);
-    r.residuals.push_back(rel_[j]);
-  }
-  r.iterations = iterations;
-  r.operator_applications = sweeps_.applications();
-  r.converged = converged;
-  r.times = times_;
-  return r;
+  return converged_pairs(iterations, converged, begin);
 }
 
 }  // namespace
@@ -417,14 +423,17 @@ std::optional<EigenResult<T>> FilteredKrylovSchur<T>::run() {
 template <class T>
 std::optional<EigenResult<T>> chebfd_krylov_schur(const Matrix<T>& a, const KpmMoments& kpm,
                                                   double lower, double upper,
-                                                  const ChebfdOptions& o) {
+                                                  const ChebfdOptions& o, EigenResult<T>& found) {
   FilteredKrylovSchur<T> solver(a, kpm, lower, upper, o);
-  return solver.run();
+  EigenResult<T> r = solver.run();
+  if (!solver.handed_over()) return r;
+  found = std::move(r);
+  return std::nullopt;
 }
 
 #define TSEIG_INSTANTIATE(T)                                  \
   template std::optional<EigenResult<T>> chebfd_krylov_schur( \
-      const Matrix<T>&, const KpmMoments&, double, double, const ChebfdOptions&);
+      const Matrix<T>&, const KpmMoments&, double, double, const ChebfdOptions&, EigenResult<T>&);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)
 #undef TSEIG_INSTANTIATE
 

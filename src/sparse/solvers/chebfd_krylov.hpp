@@ -28,19 +28,24 @@ inline std::int64_t krylov_min_rows(int block_width) {
 /// blocks) could not hold it, and the variant stopped "converged" with part of it (32 of
 /// the 43 eigenvalues of tridiag(−1, 2, −1) of order 64 in [1, 5]); the subspace iteration
 /// takes those.
+/// Blocks of one column never: a single-vector Krylov space holds one copy of each
+/// eigenvalue, so every converged pair could be a level with more (see run()).
 inline bool krylov_holds(std::int64_t rows, int block_width, double count) {
   const std::int64_t nb = block_width;
+  if (nb < 2) return false;
   const auto blocks = static_cast<std::int64_t>(std::ceil(2.5 * std::max(count, 1.0) / nb));
   return rows >= krylov_min_rows(block_width) && blocks * nb <= rows - nb;
 }
 
 /// Collective: every eigenpair with lower ≤ λ ≤ upper (inside the KPM bounds), each
-/// eigenvalue with its multiplicity up to the block width, ascending; nullopt (on every
-/// rank) when the window turned out to hold more than the basis can keep (the KPM count
-/// was low, or a level fills the space), for the subspace iteration to take over.
+/// eigenvalue with its multiplicity, ascending; nullopt (on every rank) when the window
+/// turned out to hold more than the basis can keep (the KPM count was low) or a level
+/// with as many converged copies as the block width, for the subspace iteration to take
+/// over: `found` then holds the pairs converged so far, with the applications and times
+/// spent.
 template <class T>
 std::optional<EigenResult<T>> chebfd_krylov_schur(const Matrix<T>& a, const KpmMoments& kpm,
                                                   double lower, double upper,
-                                                  const ChebfdOptions& o);
+                                                  const ChebfdOptions& o, EigenResult<T>& found);
 
 }  // namespace tseig::sparse::detail
