@@ -375,8 +375,9 @@ TSEIG_API void tseig_pcheevr(const char* jobz, const char* range, const char* up
  * IFAIL/ICLUSTR/GAP arguments:
  *   (IBTYPE, JOBZ, UPLO, N, A, IA, JA, DESCA, B, IB, JB, DESCB, W, Z, IZ, JZ, DESCZ, INFO)
  * IBTYPE = 1 only (A x = lambda B x). A is destroyed; B is only read (p?sygvx overwrites
- * it with its Cholesky factor). All eigenpairs; Z is B-orthonormal. INFO as for p?syevd,
- * plus 16: B is not positive definite (p?sygvx's code). */
+ * it with its Cholesky factor). All eigenpairs; Z is B-orthonormal. INFO as for p?syevd
+ * with these argument positions (a process outside the grid gets -802, DESCA being
+ * argument 8), plus 16: B is not positive definite (p?sygvx's code). */
 TSEIG_API void tseig_pdsygvd(const int* ibtype, const char* jobz, const char* uplo, const int* n,
                              double* a, const int* ia, const int* ja, const int* desca,
                              const double* b, const int* ib, const int* jb, const int* descb,

@@ -36,6 +36,7 @@ struct TuneOptions {
   bool vectors = true;
   bool model_only = false;
   bool calibrate = false;
+  bool help = false;
   std::string tune_file;
 };
 
@@ -87,7 +88,7 @@ TuneOptions parse(int argc, char** argv) {
     else if (a == "--tune-file")
       o.tune_file = value();
     else if (a == "--help" || a == "-h")
-      throw UsageError("");
+      o.help = true;
     else
       throw UsageError("unknown option '" + a + "'");
   }
@@ -183,6 +184,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     const TuneOptions o = parse(argc, argv);
+    if (o.help) {  // asked for: on stdout, exit status 0 (a usage error prints it on stderr)
+      if (rank == 0) std::fputs(usage, stdout);
+      MPI_Finalize();
+      return 0;
+    }
     const tseig::Grid g(MPI_COMM_WORLD, 0, 0);
     int not_stored = 0;  // problems whose best choice did not reach the tuning cache
     if (o.calibrate) {
@@ -231,7 +237,7 @@ int main(int argc, char** argv) {
     if (rank == 0 && !o.model_only) std::printf("tuning cache: %s\n", o.tune_file.c_str());
   } catch (const UsageError& e) {
     if (rank == 0) {
-      if (*e.what()) std::fprintf(stderr, "tseig-tune: %s\n", e.what());
+      std::fprintf(stderr, "tseig-tune: %s\n", e.what());
       std::fputs(usage, stderr);
     }
     rc = 2;
