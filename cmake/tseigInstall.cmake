@@ -80,8 +80,8 @@ else()
 endif()
 
 set(_tseig_cflags)
-foreach(dir IN LISTS MPI_CXX_INCLUDE_DIRS)
-  list(APPEND _tseig_cflags "-I${dir}")
+foreach(dir IN LISTS MPI_CXX_INCLUDE_DIRS)  # system headers, as CMake's MPI targets give them:
+  list(APPEND _tseig_cflags "-isystem ${dir}")  # their warnings are not the program's
 endforeach()
 foreach(def IN LISTS MPI_CXX_COMPILE_DEFINITIONS)
   list(APPEND _tseig_cflags "-D${def}")
@@ -95,6 +95,7 @@ if(TARGET tseig_gpu)
        ${CUDA_cudart_static_LIBRARY} ${CUDAToolkit_rt_LIBRARY} ${CMAKE_DL_LIBS} -pthread)
 endif()
 list(REMOVE_DUPLICATES _tseig_private)
+list(REMOVE_ITEM _tseig_private ${MPI_CXX_LIBRARIES})  # in Libs already
 _tseig_pc_libs(TSEIG_PC_LIBS_PRIVATE ${_tseig_private})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tseig.pc.in ${PROJECT_BINARY_DIR}/tseig.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tseig.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -80,7 +80,7 @@ TYPED_TEST(CheckInputTest, OneWrongEntryAnywhereIsFound) {
       for (int li = 0; li < H.local_rows(); ++li)
         biggest = std::max(biggest, std::abs(H.local(li, lj)));
     MPI_Allreduce(MPI_IN_PLACE, &biggest, 1, mpi_type<R>(), MPI_MAX, grid.comm());
-    EXPECT_NO_THROW(dense::check_input(H, Triangle::full));
+    EXPECT_NO_THROW(dense::check_input(H, Triangle::full, "A"));
     // (i, j) moved by `rel`·max|A|; for complex also the imaginary part of a diagonal entry.
     std::vector<std::pair<int, int>> spots{{36, 0}, {0, 36}, {20, 19}, {5, 33}};
     if (is_complex_v<T>) spots.push_back({17, 17});
@@ -93,11 +93,11 @@ TYPED_TEST(CheckInputTest, OneWrongEntryAnywhereIsFound) {
         if (A.is_local(i, j)) A.local(A.local_row(i), A.local_col(j)) += rel * biggest * step;
         const bool caught = rel > root_eps;
         if (caught)
-          EXPECT_EQ(error_of([&] { dense::check_input(A, Triangle::full); }).code(),
+          EXPECT_EQ(error_of([&] { dense::check_input(A, Triangle::full, "A"); }).code(),
                     ErrorCode::not_hermitian)
               << i << "," << j;
         else
-          EXPECT_NO_THROW(dense::check_input(A, Triangle::full)) << i << "," << j;
+          EXPECT_NO_THROW(dense::check_input(A, Triangle::full, "A")) << i << "," << j;
       }
   }
 }

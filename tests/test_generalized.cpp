@@ -219,6 +219,22 @@ TYPED_TEST(GeneralizedTest, ErrorsOnEveryRank) {
       DistMatrix<T> nan = S.clone();
       if (nan.is_local(3, 5)) nan.local(nan.local_row(3), nan.local_col(5)) = T(std::nan(""));
       EXPECT_EQ(error_of([&] { CholeskyFactor<T> f(nan); }).code(), ErrorCode::not_finite);
+      // The message says which matrix (both said "input matrix").
+      const Error in_s = error_of([&] { solver.generalized_eigenvalues(H, nan); });
+      EXPECT_EQ(in_s.code(), ErrorCode::not_finite);
+      EXPECT_NE(std::string(in_s.what()).find("input matrix S"), std::string::npos) << in_s.what();
+      DistMatrix<T> nan_h = H.clone();
+      if (nan_h.is_local(3, 5)) nan_h.local(nan_h.local_row(3), nan_h.local_col(5)) = T(INFINITY);
+      const Error in_a = error_of([&] { solver.generalized_eigenvalues(nan_h, S); });
+      EXPECT_EQ(in_a.code(), ErrorCode::not_finite);
+      EXPECT_NE(std::string(in_a.what()).find("input matrix A"), std::string::npos) << in_a.what();
+      DistMatrix<T> skew = S.clone();
+      if (skew.is_local(3, 5)) skew.local(skew.local_row(3), skew.local_col(5)) += T(1);
+      const Error not_hermitian = error_of([&] { solver.generalized_eigenvalues(H, skew); });
+      EXPECT_EQ(not_hermitian.code(), ErrorCode::not_hermitian);
+      const std::string text = not_hermitian.what();
+      EXPECT_NE(text.find("input matrix S"), std::string::npos) << text;
+      EXPECT_NE(text.find("UPLO"), std::string::npos) << text;  // how C and drop-in users fix it
     }
     if (grid.size() > 1) {
       // S and the factor on the same processes in another grid shape.

@@ -92,9 +92,9 @@ void require_finite(const DistMatrix<T>& A, Triangle triangle, const std::string
 }
 
 template <class T>
-void check_input(const DistMatrix<T>& A, Triangle triangle) {
+void check_input(const DistMatrix<T>& A, Triangle triangle, const std::string& what) {
   using R = real_t<T>;
-  const R biggest = scan_finite(A, triangle, "input matrix");
+  const R biggest = scan_finite(A, triangle, "input matrix " + what);
   if (triangle != Triangle::full) return;
 
   // max|A(i,j) − conj(A(j,i))|² and max|A|², scaled by 1/biggest: every entry of A is in
@@ -113,13 +113,14 @@ void check_input(const DistMatrix<T>& A, Triangle triangle) {
   const R asymmetry = std::sqrt(m[0]) * biggest;
   const R tol = std::sqrt(std::numeric_limits<R>::epsilon()) * std::sqrt(m[1]) * biggest;
   if (asymmetry > tol) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "input matrix is not %s: max|A - A^H| = %.3e > sqrt(eps)*max|A| = %.3e "
-                  "(pass Triangle::lower or Triangle::upper to use one triangle only)",
+    char text[160];
+    std::snprintf(text, sizeof text, " is not %s: max|X - X^H| = %.3e > sqrt(eps)*max|X| = %.3e",
                   is_complex_v<T> ? "Hermitian" : "symmetric", static_cast<double>(asymmetry),
                   static_cast<double>(tol));
-    throw Error(ErrorCode::not_hermitian, text);
+    throw Error(ErrorCode::not_hermitian,
+                "input matrix " + what + text +
+                    " (to read one triangle only: Triangle::lower or Triangle::upper in C++, "
+                    "UPLO in the drop-ins, \"triangle\" in the C API and Fortran)");
   }
 }
 
@@ -155,7 +156,7 @@ void fill_upper_from_lower(DistMatrix<T>& A) {
 
 #define TSEIG_INSTANTIATE(T)                                                        \
   template void fill_upper_from_lower(DistMatrix<T>&);                              \
-  template void check_input(const DistMatrix<T>&, Triangle);                        \
+  template void check_input(const DistMatrix<T>&, Triangle, const std::string&);    \
   template void require_finite(const DistMatrix<T>&, Triangle, const std::string&); \
   template void make_lower_valid(DistMatrix<T>&, Triangle);
 TSEIG_FOR_EACH_SCALAR(TSEIG_INSTANTIATE)

@@ -11,9 +11,10 @@ template <class T>
 void require_finite(const DistMatrix<T>& A, Triangle triangle, const std::string& what);
 
 /// Collective. Throws Error(not_finite) if the part of A named by `triangle` holds NaN
-/// or Inf, and (Triangle::full) Error(not_hermitian) if max|A − Aᴴ| > √ε·max|A|.
+/// or Inf, and (Triangle::full) Error(not_hermitian) if max|A − Aᴴ| > √ε·max|A|; the
+/// messages name the matrix as `what` ("A", "S").
 template <class T>
-void check_input(const DistMatrix<T>& A, Triangle triangle);
+void check_input(const DistMatrix<T>& A, Triangle triangle, const std::string& what);
 
 /// Collective. Makes the lower triangle of A valid: for Triangle::upper it is filled
 /// from the upper one (A(i,j) = conj(A(j,i)), i > j); otherwise nothing to do.

@@ -29,7 +29,7 @@ CholeskyFactor<T>::CholeskyFactor(const DistMatrix<T>& S, Triangle triangle, boo
     StageTimer timer(times_, Stage::cholesky);
     // Always a copy in the working layout: S stays untouched.
     upper_ = dense::is_working_layout(S) ? S.clone() : S.redistribute(grid, S.nb(), S.nb());
-    if (check_input) dense::check_input(upper_, triangle);
+    if (check_input) dense::check_input(upper_, triangle, "S (B in the C API and the drop-ins)");
     // The kernel reads the upper triangle; a lower one is brought there first.
     if (triangle == Triangle::lower) upper_ = dense::conjugate_transpose(upper_);
     dense::cholesky_upper<Device::host>(upper_);

@@ -318,7 +318,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   }
   if (options_.check_input) {
     StageTimer timer(times_, Stage::check_input);
-    dense::check_input(*W, options_.triangle);
+    dense::check_input(*W, options_.triangle, "A");
   }
   // Validation compares with the input, which the solve destroys.
   std::optional<DistMatrix<T>> kept;

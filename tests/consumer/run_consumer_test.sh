@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a tseig build tree into a scratch prefix and uses it from outside, as a user
-# would: a find_package(tseig) project, then a plain compiler fed by pkg-config, then (with
-# Fortran) the Fortran example; each program runs on 2 MPI ranks.
+# would: find_package(tseig) projects in C++ and in C, then a plain compiler fed by
+# pkg-config, then (with Fortran) the Fortran example; each program runs on 2 MPI ranks.
 # Usage: run_consumer_test.sh BUILD_DIR VERSION
 # Environment (set by ctest): CMAKE_COMMAND, MPIEXEC, MPIEXEC_FLAGS, CXX, CXXFLAGS, LDFLAGS,
 # and FC when tseig was built with Fortran (then the Fortran example is built and run too).
@@ -64,6 +64,17 @@ echo "== find_package(tseig) with CMAKE_PREFIX_PATH=$prefix (static: $static)"
 check_libtseig_from_prefix "$work/cmake-build/consumer"
 run_consumer "$work/cmake-build/consumer"
 
+# The C API from a project that enables only C (a shared libtseig; a static one needs C++
+# to link).
+if [[ $static == OFF ]]; then
+  echo "== find_package(tseig) from a C-only project"
+  "$cmake" -S "$here/c" -B "$work/c-build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_TYPE=Release >"$work/c-configure.log" || { cat "$work/c-configure.log"; exit 1; }
+  "$cmake" --build "$work/c-build"
+  check_libtseig_from_prefix "$work/c-build/consumer_c"
+  run_consumer "$work/c-build/consumer_c"
+fi
+
 echo "== pkg-config"
 pc=$(find "$prefix" -name tseig.pc -print -quit)
 [[ -n $pc ]] || { echo "no tseig.pc under $prefix"; exit 1; }
@@ -79,14 +90,16 @@ echo "pkg-config ${pc_static[*]} --cflags --libs tseig: ${pc_flags[*]}"
 check_libtseig_from_prefix "$work/consumer-pc"
 run_consumer "$work/consumer-pc"
 
-# Fortran: the example of fortran_interface/examples, built against the installed module
-# and tseig::tseig_fortran as a DFT code would (only when tseig was built with Fortran).
+# Fortran: the example of fortran_interface/examples (a project enabling only Fortran),
+# built against the installed module and tseig::tseig_fortran as a DFT code would (only
+# when tseig was built with Fortran).
 if [[ -n ${FC:-} ]]; then
   echo "== Fortran example with find_package(tseig COMPONENTS Fortran)"
   compgen -G "$prefix/include/tseig/fortran/tseig.mod" >/dev/null ||
     { echo "no tseig.mod under $prefix/include/tseig/fortran"; exit 1; }
   "$cmake" -S "$here/../../fortran_interface/examples" -B "$work/fortran-build" \
     -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_Fortran_COMPILER="$FC" -DCMAKE_BUILD_TYPE=Release \
+    -DWITH_C_CXX=$static \
     >"$work/fortran-configure.log" || { cat "$work/fortran-configure.log"; exit 1; }
   "$cmake" --build "$work/fortran-build"
   check_libtseig_from_prefix "$work/fortran-build/tseig_example"

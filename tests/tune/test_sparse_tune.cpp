@@ -90,7 +90,9 @@ TEST(SparseTune, WithFormatChangesTheSweepKnobs) {
       EXPECT_EQ(s.data().prefetch_x, prefetch);
       EXPECT_EQ(s.data().overlap_halo, overlap);
       // Without overlap every row waits for the halo.
-      if (overlap == 0) EXPECT_TRUE(s.data().interior.empty());
+      if (overlap == 0) {
+        EXPECT_TRUE(s.data().interior.empty());
+      }
       EXPECT_EQ(&s.with_format(t).data(), &s.data());
       for (int nb : {1, 8}) EXPECT_LE(product_difference(a, s, nb), 1e-15);
     }

@@ -18,8 +18,11 @@ struct TSEIG_API RowPartition {
 
   int ranks() const { return static_cast<int>(offsets.size()) - 1; }
   std::int64_t rows() const { return offsets.back(); }
-  std::int64_t first(int rank) const { return offsets[rank]; }
-  std::int64_t count(int rank) const { return offsets[rank + 1] - offsets[rank]; }
+  std::int64_t first(int rank) const { return offsets[static_cast<std::size_t>(rank)]; }
+  std::int64_t count(int rank) const {
+    const auto r = static_cast<std::size_t>(rank);
+    return offsets[r + 1] - offsets[r];
+  }
   /// The rank owning global row `row` (0 <= row < rows()).
   int owner(std::int64_t row) const;
   /// A hash of the offsets: equal on every rank, and equal for equal partitions.
