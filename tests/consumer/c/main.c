@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   double* ev = calloc(n, sizeof(double));
   for (int j = 0, local = 0; j < n; ++j) {
     if ((j / nb) % np != rank) continue;
-    for (int i = 0; i < n; ++i) a[i + (size_t)local * n] = i == j ? 2.0 : abs(i - j) == 1 ? -1.0 : 0.0;
+    for (int i = 0; i < n; ++i)
+      a[i + (size_t)local * n] = i == j ? 2.0 : abs(i - j) == 1 ? -1.0 : 0.0;
     ++local;
   }
   tseig_handle_t* h = NULL;
