@@ -34,6 +34,8 @@ struct MatrixData {
   HaloPlan halo;
   std::vector<std::int64_t> halo_columns;  // global index of each halo row, ascending
   UnitRanges interior, boundary;
+  // require_hermitian's verdict, the same on every rank: -1 not checked yet, 0 no, 1 yes.
+  mutable int hermitian = -1;
 };
 
 }  // namespace tseig::sparse

@@ -3,13 +3,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
+#include <functional>
 #include <limits>
 #include <numeric>
 
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
+#include "tseig/sparse/chebfd.hpp"
 #include "tseig/sparse/generators.hpp"
 #include "tseig/sparse/kernels.hpp"
+#include "tseig/sparse/kpm.hpp"
+#include "tseig/sparse/lobpcg.hpp"
 
 namespace tseig::sparse::test {
 namespace {
@@ -89,6 +94,82 @@ TEST(SparseMatrix, BadInputRaisesOnEveryRank) {
       EXPECT_NE(std::string(e.what()).find("different"), std::string::npos) << e.what();
     }
   }
+}
+
+// A matrix the eigensolvers are given must be Hermitian: tridiagonal, row i's entries
+// (i, i ± 1) built by a rule each test breaks at one pair, whose rows may lie on
+// different ranks. Before, nothing looked and the solvers returned whatever the
+// iteration gave (the reader alone refused such files).
+template <class T>
+Matrix<T> tridiagonal_with(std::int64_t n, std::function<T(std::int64_t, std::int64_t)> entry) {
+  const std::int64_t first = n * my_rank() / rank_count(),
+                     last = n * (my_rank() + 1) / rank_count();
+  std::vector<std::int64_t> ptr{0}, cols;
+  std::vector<T> vals;
+  for (std::int64_t i = first; i < last; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - 1); j <= std::min(n - 1, i + 1); ++j)
+      if (const T v = entry(i, j); v != T(0)) {
+        cols.push_back(j);
+        vals.push_back(v);
+      }
+    ptr.push_back(static_cast<std::int64_t>(cols.size()));
+  }
+  return Matrix<T>(MPI_COMM_WORLD, n, ptr, cols, vals);
+}
+
+TEST(SparseMatrix, SolversRefuseNonHermitianMatrices) {
+  using Z = std::complex<double>;
+  const std::int64_t n = 40, i = 19;  // (19, 20): on two ranks at 2 and 4 ranks
+  auto solvers = [](const auto& a) {
+    using T = typename std::decay_t<decltype(a)>::value_type;
+    LobpcgOptions<T> lobpcg_options;
+    lobpcg_options.nev = 2;
+    return std::vector<std::function<void()>>{
+        [&] { chebfd(a, 1.0, 1.5); }, [&] { chebfd_nearest(a, 1.0, 2); }, [&] { kpm_moments(a); },
+        [&] { spectral_bounds(a); },
+        [&a, lobpcg_options] { lobpcg(LinearOperator<T>(a), lobpcg_options); }};
+  };
+  auto expect_refused = [&](const auto& a, const std::string& what) {
+    SCOPED_TRACE(what);
+    for (const auto& solve : solvers(a)) {  // the verdict is kept: every call refuses
+      const Error e = tseig::test::error_of(solve);
+      EXPECT_EQ(e.code(), ErrorCode::not_hermitian) << e.what();
+      EXPECT_NE(std::string(e.what()).find("not Hermitian"), std::string::npos) << e.what();
+    }
+  };
+  expect_refused(
+      tridiagonal_with<double>(n,
+                               [&](std::int64_t r, std::int64_t c) {
+                                 return r == c ? 2.0 : r == i && c == i + 1 ? -1.5 : -1.0;
+                               }),
+      "a(19, 20) = -1.5, a(20, 19) = -1");
+  expect_refused(tridiagonal_with<double>(n,
+                                          [&](std::int64_t r, std::int64_t c) {
+                                            return r == c ? 2.0 : r == i + 1 && c == i ? 0.0 : -1.0;
+                                          }),
+                 "a(20, 19) missing");
+  expect_refused(tridiagonal_with<Z>(
+                     n, [&](std::int64_t r, std::int64_t c) { return r == c ? Z(2) : Z(0, 1); }),
+                 "complex symmetric, not Hermitian");
+  {
+    const Error e = tseig::test::error_of([&] {
+      chebfd(tridiagonal_with<double>(n,
+                                      [&](std::int64_t r, std::int64_t c) {
+                                        return r == c ? 2.0 : r == i && c == i + 1 ? -1.5 : -1.0;
+                                      }),
+             1.0, 1.5);
+    });
+    EXPECT_NE(std::string(e.what()).find("(19, 20)"), std::string::npos) << e.what();
+  }
+  // Hermitian ones, and ones off by rounding (below √ε·max|a|), are solved.
+  const Matrix<Z> hermitian = tridiagonal_with<Z>(
+      n, [&](std::int64_t r, std::int64_t c) { return r == c ? Z(2) : Z(0, r < c ? 1 : -1); });
+  EXPECT_NO_THROW(kpm_moments(hermitian));
+  const Matrix<double> rounding = tridiagonal_with<double>(n, [&](std::int64_t r, std::int64_t c) {
+    return r == c ? 2.0 : r == i && c == i + 1 ? -1.0 - 1e-12 : -1.0;
+  });
+  EXPECT_NO_THROW(kpm_moments(rounding));
+  EXPECT_NO_THROW(chebfd(rounding, 0.0, 0.5));
 }
 
 TEST(SparseMatrix, HaloHoldsExactlyTheRemoteColumns) {

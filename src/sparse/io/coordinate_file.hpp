@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/matrix_market_banner.hpp"
+#include "sparse/dist/entry_exchange.hpp"
 
 namespace tseig::sparse {
 
@@ -17,13 +18,6 @@ struct CoordinateHeader {
   std::int64_t rows = 0, cols = 0, entries = 0;
   std::int64_t data_offset = 0;  // first byte after the size line
   std::int64_t file_size = 0;
-};
-
-/// One matrix entry with 0-based global indices.
-template <class T>
-struct Entry {
-  std::int64_t row, col;
-  T value;
 };
 
 /// The header of `path`; throws Error(io_error) when it is missing or malformed.

@@ -24,73 +24,15 @@ auto on_every_rank(MPI_Comm comm, F&& f) {
   return result;
 }
 
-/// Sends every entry to the rank that owns its row in `p`.
-template <class T>
-std::vector<Entry<T>> send_to_row_owners(MPI_Comm comm, const RowPartition& p,
-                                         std::vector<Entry<T>> entries) {
-  const int ranks = p.ranks();
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry<T>& a, const Entry<T>& b) { return a.row < b.row; });
-  std::vector<int> send(ranks, 0), recv(ranks, 0), sdispl(ranks + 1, 0), rdispl(ranks + 1, 0);
-  for (const Entry<T>& e : entries) send[p.owner(e.row)] += sizeof(Entry<T>);
-  MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm);
-  for (int r = 0; r < ranks; ++r) {
-    sdispl[r + 1] = sdispl[r] + send[r];
-    rdispl[r + 1] = rdispl[r] + recv[r];
-  }
-  std::vector<Entry<T>> mine(rdispl[ranks] / sizeof(Entry<T>));
-  MPI_Alltoallv(entries.data(), send.data(), sdispl.data(), MPI_BYTE, mine.data(), recv.data(),
-                rdispl.data(), MPI_BYTE, comm);
-  return mine;
-}
-
-bool by_position(std::int64_t r1, std::int64_t c1, std::int64_t r2, std::int64_t c2) {
-  return r1 != r2 ? r1 < r2 : c1 < c2;
-}
-
-/// Sorted by (row, col) with repeats summed.
-template <class T>
-void sort_and_merge(std::vector<Entry<T>>& e) {
-  std::sort(e.begin(), e.end(), [](const Entry<T>& a, const Entry<T>& b) {
-    return by_position(a.row, a.col, b.row, b.col);
-  });
-  std::size_t out = 0;
-  for (std::size_t k = 0; k < e.size(); ++k) {
-    if (out > 0 && e[out - 1].row == e[k].row && e[out - 1].col == e[k].col)
-      e[out - 1].value += e[k].value;
-    else
-      e[out++] = e[k];
-  }
-  e.resize(out);
-}
-
 /// True when some mirror image (j, i, conj v) of a local entry (i, j, v) differs from
 /// the entry stored at (j, i) by more than rounding. `mine` is sorted and merged.
 template <class T>
 bool breaks_hermitian_symmetry(MPI_Comm comm, const RowPartition& p,
                                const std::vector<Entry<T>>& mine) {
-  std::vector<Entry<T>> mirrors;
-  for (const Entry<T>& e : mine) mirrors.push_back({e.col, e.row, conj_if_complex(e.value)});
-  std::vector<Entry<T>> arrived = send_to_row_owners(comm, p, std::move(mirrors));
-  sort_and_merge(arrived);
-  // Walk both sorted lists; an entry missing on one side is a zero there.
   const double tol = 64 * std::numeric_limits<real_t<T>>::epsilon();
-  std::size_t a = 0, b = 0;
-  while (a < mine.size() || b < arrived.size()) {
-    T x(0), y(0);
-    double scale = 0;
-    const bool take_a =
-        a < mine.size() && (b == arrived.size() ||
-                            !by_position(arrived[b].row, arrived[b].col, mine[a].row, mine[a].col));
-    const bool take_b = b < arrived.size() &&
-                        (a == mine.size() ||
-                         !by_position(mine[a].row, mine[a].col, arrived[b].row, arrived[b].col));
-    if (take_a) x = mine[a++].value;
-    if (take_b) y = arrived[b++].value;
-    scale = std::max(std::abs(x), std::abs(y));
-    if (std::abs(x - y) > tol * scale) return true;
-  }
-  return false;
+  return find_mirror_mismatch(comm, p, mine, [&](std::int64_t, std::int64_t, T x, T y) {
+    return std::abs(x - y) > tol * std::max(std::abs(x), std::abs(y));
+  });
 }
 
 }  // namespace

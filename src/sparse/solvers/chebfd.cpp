@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/instantiate.hpp"
+#include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
@@ -334,6 +335,7 @@ template <class T>
 EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const ChebfdOptions& o) {
   check_options(a.comm(), o, !(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper),
                 "chebfd", {lower, upper});
+  require_hermitian(a, "chebfd");
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   if (upper < kpm.bounds.lower || lower > kpm.bounds.upper) {  // no eigenvalue there
     EigenResult<T> r;
@@ -348,6 +350,7 @@ template <class T>
 EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const ChebfdOptions& o) {
   check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest",
                 {target, static_cast<double>(k)});
+  require_hermitian(a, "chebfd_nearest");
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   const double lower = kpm.bounds.lower, upper = kpm.bounds.upper, span = upper - lower;
   // Windows [target − δ, target + δ] from one that reaches the spectrum (the target may

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/instantiate.hpp"
+#include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
@@ -21,6 +22,7 @@ KpmMoments kpm_moments(const Matrix<T>& a, const KpmOptions& options) {
   require_same_options(a.comm(), values, "kpm_moments");
   raise_if_any(a.comm(), options.moments < 2 || options.vectors < 1, ErrorCode::invalid_argument,
                "kpm_moments: need at least 2 moments and 1 random vector");
+  require_hermitian(a, "kpm_moments");
   KpmMoments out;
   out.bounds = spectral_bounds(a, options.lanczos_steps, options.margin, options.seed + 1);
   out.center = (out.bounds.upper + out.bounds.lower) / 2;

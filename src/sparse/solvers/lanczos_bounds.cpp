@@ -14,6 +14,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
@@ -93,6 +94,7 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
 
 template <class T>
 SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std::uint64_t seed) {
+  require_hermitian(a, "spectral_bounds");
   return spectral_bounds(LinearOperator<T>(a), steps, margin, seed);
 }
 

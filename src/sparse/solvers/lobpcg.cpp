@@ -26,6 +26,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
@@ -524,6 +525,8 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
                "lobpcg: need 1 <= nev <= n, tol >= 0, max_iterations >= 0, S and the initial "
                "block on the operator's rows, at most nev + guard initial vectors and "
                "tune.lobpcg_recompute_hx -1, 0 or 1");
+  if (h.matrix()) require_hermitian(*h.matrix(), "lobpcg (H)");
+  if (s && s->matrix()) require_hermitian(*s->matrix(), "lobpcg (S)");
   // A level that fills the block may hold more pairs than the block has columns: then
   // again with twice the guard columns, warm from the pairs found, until the level ends
   // inside the block (so any multiplicity comes back whole).
