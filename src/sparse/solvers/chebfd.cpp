@@ -32,6 +32,7 @@
 #include "sparse/solvers/chebfd_window_setup.hpp"
 #include "sparse/solvers/level_end.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
+#include "sparse/solvers/result_costs.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 
@@ -319,13 +320,7 @@ EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lowe
     if (auto r = detail::chebfd_krylov_schur(a, kpm, lower, upper, o, found)) return std::move(*r);
   Chebfd<T> solver(a, kpm, lower, upper, o);
   EigenResult<T> r = solver.run();
-  r.iterations += found.iterations;
-  r.operator_applications += found.operator_applications;
-  r.times.spmmv += found.times.spmmv;
-  r.times.orthogonalization += found.times.orthogonalization;
-  r.times.rayleigh_ritz += found.times.rayleigh_ritz;
-  r.times.communication += found.times.communication;
-  r.times.total += found.times.total;
+  detail::add_costs(r, found);
   return r;
 }
 

@@ -34,6 +34,7 @@
 #include "sparse/solvers/lobpcg_basis.hpp"
 #include "sparse/solvers/projected_blocks.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
+#include "sparse/solvers/result_costs.hpp"
 #include "tseig/error.hpp"
 
 namespace tseig::sparse {
@@ -539,12 +540,7 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
     current.throw_on_failure = o.throw_on_failure && !warm;
     Lobpcg<T> solver(h, s, current, pc, warm, before.iterations, begin);
     EigenResult<T> r = solver.run();
-    r.iterations += before.iterations;
-    r.operator_applications += before.operator_applications;
-    for (auto field :
-         {&SolverTimes::spmmv, &SolverTimes::orthogonalization, &SolverTimes::rayleigh_ritz,
-          &SolverTimes::communication, &SolverTimes::total})
-      r.times.*field += before.times.*field;
+    detail::add_costs(r, before);
     if (warm && !r.converged) {
       before.iterations = r.iterations;
       before.operator_applications = r.operator_applications;
