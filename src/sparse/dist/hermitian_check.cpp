@@ -42,11 +42,10 @@ std::vector<Entry<T>> global_entries(const MatrixData<T>& d) {
 template <class T>
 void require_hermitian(const Matrix<T>& a, const std::string& who) {
   const MatrixData<T>& d = a.data();
-  if (d.hermitian >= 0) {
-    raise_if_any(d.comm, d.hermitian == 0, ErrorCode::not_hermitian,
-                 who + ": the sparse matrix is not Hermitian (a(i, j) != conj(a(j, i)))");
-    return;
-  }
+  if (d.hermitian == 0)  // the same verdict on every rank: no agreement needed
+    throw Error(ErrorCode::not_hermitian,
+                who + ": the sparse matrix is not Hermitian (a(i, j) != conj(a(j, i)))");
+  if (d.hermitian == 1) return;
   using R = real_t<T>;
   std::vector<Entry<T>> mine;
   collectively(d.comm, [&] { mine = global_entries(d); });
