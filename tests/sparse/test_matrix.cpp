@@ -2,6 +2,7 @@
 // operations of MultiVector.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -170,6 +171,120 @@ TEST(SparseMatrix, SolversRefuseNonHermitianMatrices) {
   });
   EXPECT_NO_THROW(kpm_moments(rounding));
   EXPECT_NO_THROW(chebfd(rounding, 0.0, 0.5));
+}
+
+/// A defect written into the random Hermitian matrix: `add` at (row, col), or both of
+/// that position's pieces dropped.
+template <class T>
+struct Defect {
+  std::int64_t row, col;
+  T add;
+  bool remove = false;
+};
+
+/// Row i of D + Dᴴ (D the random test matrix: empty rows, far entries, repeats), its two
+/// pieces given apart so the constructor sums them, with the defects applied.
+template <class T>
+std::vector<std::pair<std::int64_t, T>> hermitian_row(const std::vector<T>& d, std::int64_t n,
+                                                      std::int64_t i,
+                                                      const std::vector<Defect<T>>& defects) {
+  std::vector<std::pair<std::int64_t, T>> row;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const bool removed = std::any_of(defects.begin(), defects.end(), [&](const Defect<T>& f) {
+      return f.remove && f.row == i && f.col == j;
+    });
+    if (removed) continue;
+    if (d[i * n + j] != T(0)) row.emplace_back(j, d[i * n + j]);
+    if (d[j * n + i] != T(0)) row.emplace_back(j, conj_if_complex(d[j * n + i]));
+  }
+  for (const Defect<T>& f : defects)
+    if (!f.remove && f.row == i) row.emplace_back(f.col, f.add);
+  return row;
+}
+
+/// The first (r, c), r <= c, where |a(r, c) - conj(a(c, r))| > √ε·max|a|, by a dense scan.
+template <class T>
+std::string first_mismatch(const std::vector<T>& a, std::int64_t n) {
+  double biggest = 0;
+  for (const T& v : a) biggest = std::max(biggest, double(std::abs(v)));
+  const double tol = std::sqrt(tseig::test::eps<T>()) * biggest;
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t c = r; c < n; ++c)
+      if (!(double(std::abs(a[r * n + c] - conj_if_complex(a[c * n + r]))) <= tol))
+        return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+  return {};
+}
+
+template <class T>
+class SparseHermitianCheck : public ::testing::Test {};
+TYPED_TEST_SUITE(SparseHermitianCheck, tseig::test::ScalarTypes);
+
+// The check compares the pairs inside a rank's own block in place and exchanges only
+// halo entries: its verdict and first position must be a dense scan's, for defects
+// inside a block and across ranks, on unequal partitions (rank 0 holds no rows at more
+// than one rank), in CRS and in SELL-C-σ.
+TYPED_TEST(SparseHermitianCheck, MatchesADenseScan) {
+  using T = TypeParam;
+  const std::int64_t n = 37;
+  const int p = rank_count(), me = my_rank();
+  auto start = [&](int r) {  // rank r holds rows in proportion to r
+    return p == 1 ? std::int64_t(0) : n * (r * (r - 1) / 2) / (p * (p - 1) / 2);
+  };
+  const std::int64_t first = start(me), last = me + 1 == p ? n : start(me + 1);
+  SparseTuneParameters crs, sell;
+  sell.format = SparseFormat::sell_c_sigma;
+  sell.sell_chunk = 4;
+  sell.sell_sigma = 8;
+  const real_t<T> tiny = 1e-3f * std::sqrt(std::numeric_limits<real_t<T>>::epsilon());
+  T unit = T(1);  // i where T is complex: an imaginary diagonal entry breaks Hermitian
+  if constexpr (is_complex_v<T>) unit = T(0, 1);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const std::vector<T> d = random_dense<T>(n, seed);
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;  // off-diagonal nonzeros
+    for (std::int64_t i = 0; i < n; ++i)
+      for (const auto& [j, v] : hermitian_row<T>(d, n, i, {}))
+        if (j != i) pairs.emplace_back(i, j);
+    auto pick = [&](int k) { return pairs[random_bits(seed, 77, k) % pairs.size()]; };
+    auto anywhere = [&](int k) { return std::int64_t(random_bits(seed, 78, k) % n); };
+    const auto [r1, c1] = pick(1);
+    const auto [r2, c2] = pick(2);
+    const std::vector<std::vector<Defect<T>>> cases{
+        {},
+        {{r1, c1, T(0.1)}},
+        {{r1, c1, T(0), true}},
+        {{anywhere(1), anywhere(2), T(0.1)}},
+        {{anywhere(3), anywhere(3), T(0.1) * unit}},
+        {{r1, c1, T(0.1)}, {r2, c2, T(0), true}, {anywhere(4), anywhere(5), T(-0.1)}},
+        {{r1, c1, T(tiny)}, {r2, c2, T(tiny)}}};
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      std::vector<T> dense(n * n, T(0));
+      std::vector<std::int64_t> ptr{0}, cols;
+      std::vector<T> vals;
+      for (std::int64_t i = 0; i < n; ++i) {
+        for (const auto& [j, v] : hermitian_row<T>(d, n, i, cases[k])) {
+          dense[i * n + j] += v;
+          if (i < first || i >= last) continue;
+          cols.push_back(j);
+          vals.push_back(v);
+        }
+        if (i >= first && i < last) ptr.push_back(static_cast<std::int64_t>(cols.size()));
+      }
+      const std::string expected = first_mismatch(dense, n);
+      for (const SparseTuneParameters& tune : {crs, sell}) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + ", case " + std::to_string(k) +
+                     (tune.format == SparseFormat::crs ? ", CRS" : ", SELL") + ", expected " +
+                     (expected.empty() ? "Hermitian" : expected));
+        const Matrix<T> a(MPI_COMM_WORLD, n, ptr, cols, vals, tune);
+        if (expected.empty()) {
+          EXPECT_NO_THROW(spectral_bounds(a));
+          continue;
+        }
+        const Error e = tseig::test::error_of([&] { spectral_bounds(a); });
+        EXPECT_EQ(e.code(), ErrorCode::not_hermitian) << e.what();
+        EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      }
+    }
+  }
 }
 
 TEST(SparseMatrix, HaloHoldsExactlyTheRemoteColumns) {

@@ -1,7 +1,8 @@
 #pragma once
 // Matrix entries with global indices, moved between the ranks by row: the Matrix Market
-// reader assembles its rows this way, and the Hermitian checks send each entry's mirror
-// image to the owner of its column.
+// reader assembles its rows this way, and the Hermitian checks send an entry's mirror
+// image to the owner of its column (the reader every entry, require_hermitian those in
+// halo columns).
 #include <mpi.h>
 
 #include <algorithm>

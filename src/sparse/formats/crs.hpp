@@ -1,6 +1,9 @@
 #pragma once
 // Local compressed row storage: 64-bit row pointers (a rank may hold more than 2³¹
-// entries), 32-bit local column indices.
+// entries), 32-bit local column indices. Each row holds its columns in ascending global
+// order without repeats (Matrix's constructor sorts and merges them, and SELL-C-σ keeps
+// each row's order), so its own columns form one ascending run of local indices: the
+// Hermitian check relies on this.
 #include <cstdint>
 #include <vector>
 
