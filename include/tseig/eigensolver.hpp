@@ -79,7 +79,7 @@ TSEIG_API const char* to_string(ChoiceSource s);
 struct TuneChoice {
   Solver solver = Solver::one_stage;
   int block_size = 0;  ///< 0: the input matrix's nb
-  TuneParameters tune;
+  TuneParameters tune{};
   ChoiceSource source = ChoiceSource::defaults;
   /// Measured seconds (cache, SCF) or predicted ones (model); 0 otherwise.
   double seconds = 0;
@@ -108,14 +108,14 @@ struct EigensolverOptions {
   /// Z's first columns; the tridiagonal solve and the back-transforms cost in proportion
   /// to the number selected. With value_range that number is known only during the solve:
   /// Z needs at least as many columns (N always suffices), else Error(invalid_argument).
-  std::optional<IndexRange> index_range;
-  std::optional<ValueRange> value_range;
+  std::optional<IndexRange> index_range{};
+  std::optional<ValueRange> value_range{};
   int block_size = 0;  ///< internal block size; 0 = the input matrix's nb
   int bandwidth = 0;   ///< two_stage: semi-bandwidth b (a multiple of block_size); 0 = default
   bool eigenvalues_only = false;
   Triangle triangle = Triangle::full;
   bool check_input = true;  ///< reject NaN/Inf and (Triangle::full) non-Hermitian input
-  TuneParameters tune;      ///< performance knobs (tseig/tune.hpp)
+  TuneParameters tune{};    ///< performance knobs (tseig/tune.hpp)
   /// Check the result after the solve (tseig/validation.hpp): residual, orthogonality and
   /// that no eigenvalue below the returned ones was missed. Keeps a copy of A (and of S
   /// when only its CholeskyFactor is given, rebuilt as UᴴU) and needs one more N×N matrix
@@ -126,7 +126,7 @@ struct EigensolverOptions {
   double validation_tolerance = 0;
   /// Tuning cache (JSON) read by Solver::automatic and written by the SCF mode and
   /// tseig-tune; empty: the environment variable TSEIG_TUNE_FILE, if set. Read on rank 0.
-  std::string tune_file;
+  std::string tune_file{};
   /// Which processes solve; the SCF mode (start_autotune) always uses the grid of A.
   GridChoice grid_choice = GridChoice::as_given;
   /// Which device the stages run on (GpuUse); ScaLAPACK always runs on the host.

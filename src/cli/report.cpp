@@ -122,13 +122,13 @@ void print_json(std::ostream& out, const RunContext& ctx, const RunResult& r) {
       << ", \"choice_source\": " << json::string(to_string(r.choice.source))
       << ", \"type\": " << json::string(std::string(1, o.type)) << ", \"N\": " << r.n
       << ", \"nev\": " << r.nev << ", \"range\": "
-      << (o.index_range ? "[" + std::to_string(o.index_range->il) + ", " +
+      << (o.index_range ? std::string("[") + std::to_string(o.index_range->il) + ", " +
                               std::to_string(o.index_range->iu) + "]"
                         : std::string("null"))
       << ", \"interval\": "
-      << (o.value_range
-              ? "[" + json::number(o.value_range->vl) + ", " + json::number(o.value_range->vu) + "]"
-              : std::string("null"))
+      << (o.value_range ? std::string("[") + json::number(o.value_range->vl) + ", " +
+                              json::number(o.value_range->vu) + "]"
+                        : std::string("null"))
       << ", \"grid\": \"" << ctx.nprow << "x" << ctx.npcol << "\", \"grid_used\": \""
       << r.grid_used.nprow << "x" << r.grid_used.npcol << "\", \"np\": " << ctx.nprow * ctx.npcol
       << ", \"nb\": " << o.nb

@@ -15,7 +15,7 @@ struct Wanted {
   int first = 0;  ///< 0-based index of the lowest wanted eigenvalue
   int count = 0;  ///< how many from there
   /// (vl, vu]: first and count are set from it by resolve_interval.
-  std::optional<ValueRange> interval;
+  std::optional<ValueRange> interval{};
 
   int end() const { return first + count; }
   /// The first `nev` eigenpairs.

@@ -217,13 +217,18 @@ std::string JsonValue::dump() const {
       return json::string(string_);
     case Kind::array: {
       std::string s = "[";
-      for (const JsonValue& v : array_) s += (s.size() > 1 ? "," : "") + v.dump();
+      for (const JsonValue& v : array_) {
+        if (s.size() > 1) s += ',';
+        s += v.dump();
+      }
       return s + "]";
     }
     default: {
       std::string s = "{";
-      for (const auto& [k, v] : object_)
-        s += (s.size() > 1 ? "," : "") + json::string(k) + ":" + v.dump();
+      for (const auto& [k, v] : object_) {
+        if (s.size() > 1) s += ',';
+        s += json::string(k) + ":" + v.dump();
+      }
       return s + "}";
     }
   }

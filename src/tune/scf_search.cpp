@@ -171,10 +171,11 @@ std::string ScfSearch::state() const {
   for (std::size_t k = 0; k < solvers_.size(); ++k)
     s += std::string(k ? "," : "") + "\"" + to_string(solvers_[k]) + "\"";
   s += "],\"starts\":[";
-  for (std::size_t k = 0; k < starts_.size(); ++k) s += (k ? "," : "") + std::to_string(starts_[k]);
+  for (std::size_t k = 0; k < starts_.size(); ++k)
+    s += std::string(k ? "," : "") + std::to_string(starts_[k]);
   s += "],\"fixed_axes\":[";
   for (std::size_t k = 0; k < fixed_axes_.size(); ++k)
-    s += (k ? "," : "") + std::to_string(fixed_axes_[k]);
+    s += std::string(k ? "," : "") + std::to_string(fixed_axes_[k]);
   s += "],\"trials\":[";
   for (std::size_t k = 0; k < trials_.size(); ++k)
     s += std::string(k ? "," : "") + "{\"choice\":" + choice_json(trials_[k].first) +

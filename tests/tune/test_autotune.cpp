@@ -116,7 +116,7 @@ TEST(Autotune, StoresAccumulateInOneFile) {
 TEST(Autotune, CorruptForeignOrMissingCacheFallsBack) {
   const Grid g = world_grid();
   TempFile file;
-  for (const std::string text :
+  for (const std::string& text :
        {std::string("{\"tseig_tune_format\":1,\"entries\":{"), std::string("\x01\x02garbage"),
         std::string("{\"tseig_tune_format\":7,\"entries\":{}}"), std::string("[]"),
         std::string("{\"tseig_tune_format\":1,\"entries\":{\"") +
@@ -274,9 +274,10 @@ TEST(Autotune, HardInputsOfTheSearchAndTheCache) {
   tune::ScfSearch search("key", n, nb, EigensolverOptions{}, {});
   search.record(search.next(), g.rank() == 1 ? 2.5 : 1.5);
   Eigensolver<double> loaded;
-  if (g.size() > 1)
+  if (g.size() > 1) {
     EXPECT_EQ(error_of([&] { loaded.load_autotune_state(search.state(), g.comm()); }).code(),
               ErrorCode::invalid_argument);
+  }
 
   TempFile file;
   for (Solver s : {Solver::scalapack, Solver::one_stage, Solver::two_stage}) {

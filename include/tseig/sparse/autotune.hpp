@@ -41,7 +41,7 @@ struct SparseAutotuneOptions {
   /// default.
   std::vector<int> rr_orders{200, 400, 800, 1600};
   /// Cache file the result is stored in; empty: $TSEIG_TUNE_FILE; neither: not stored.
-  std::string tune_file;
+  std::string tune_file{};
 };
 
 /// One measurement of the search: what ran ("crs", "sell-8-128", "filter, 2 blocks in

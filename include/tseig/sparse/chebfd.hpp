@@ -54,14 +54,14 @@ struct ChebfdOptions {
   /// planned. (Krylov–Schur: a basis of 2.5× the count, at least 4 blocks.)
   double search_factor = 0;
   Orthogonalization orthogonalization = Orthogonalization::svqb;
-  KpmOptions kpm;  ///< the count estimate and the spectral bounds
+  KpmOptions kpm{};  ///< the count estimate and the spectral bounds
   /// Not converged within max_iterations: true throws Error(not_converged) listing the
   /// residuals reached; false returns the pairs found with converged = false.
   bool throw_on_failure = true;
-  ProgressCallback progress;  ///< after every filter pass (tseig-solve: a line on stderr)
+  ProgressCallback progress{};  ///< after every filter pass (tseig-solve: a line on stderr)
   /// block_width: the block filtered together; rr_distributed_min (tseig/sparse/tune.hpp;
   /// sparse::tuned_parameters fills them from the tuning cache).
-  SparseTuneParameters tune;
+  SparseTuneParameters tune{};
 };
 
 /// Collective: every eigenpair of `a` with lower ≤ λ ≤ upper (lower < upper), each

@@ -21,17 +21,17 @@ struct LobpcgOptions {
   int max_iterations = 500;
   /// Warm start (SCF): up to nev + guard columns with the operator's layout, used as the
   /// first columns of the initial block (the rest is random). Empty: random start.
-  MultiVector<T> initial;
+  MultiVector<T> initial{};
   /// ‖H‖ and ‖S‖ for the criterion; 0: estimated by a few Lanczos steps.
   double norm_h = 0, norm_s = 0;
   /// Not converged within max_iterations: true throws Error(not_converged) listing the
   /// residuals reached; false returns them with converged = false.
   bool throw_on_failure = true;
-  SparseTuneParameters tune;  ///< rr_distributed_min decides where Rayleigh–Ritz runs
+  SparseTuneParameters tune{};  ///< rr_distributed_min decides where Rayleigh–Ritz runs
   /// Before every iteration, with the residuals so far (converged: wanted pairs within
   /// tol; space: columns of the last Rayleigh–Ritz basis [X P W]; tseig-solve: a line on
   /// stderr for long runs).
-  ProgressCallback progress;
+  ProgressCallback progress{};
 };
 
 /// Collective: the nev extremal eigenpairs of H x = λ x. An eigenvalue whose level
