@@ -83,12 +83,10 @@ std::map<std::pair<Layout, std::string>, MachineRates>& in_use() {
   return m;
 }
 
-bool store(MPI_Comm comm, const std::string& path, const std::string& key, const MachineRates& r,
-           bool replace_unusable) {
+bool store(MPI_Comm comm, const std::string& path, const std::string& key, const MachineRates& r) {
   return cache_store_entry(comm, path, key,
                            "{\"rates\":" + rates_json(r) + ",\"measured\":" +
-                               json::string(utc_now()) + ",\"by\":\"calibration\"}",
-                           replace_unusable);
+                               json::string(utc_now()) + ",\"by\":\"calibration\"}");
 }
 
 }  // namespace
@@ -143,7 +141,7 @@ const MachineRates& machine_rates(MPI_Comm comm, const std::string& cache_file) 
   });
   if (entry) return in_use().emplace(where, rates_from_json(*entry->find("rates"))).first->second;
   const MachineRates& r = own();
-  store(comm, cache_file, key, r, false);
+  store(comm, cache_file, key, r);
   return in_use().emplace(where, r).first->second;
 }
 
@@ -151,7 +149,7 @@ const MachineRates& recalibrate(MPI_Comm comm, const std::string& cache_file) {
   const Layout l = layout_of(comm);
   const MachineRates& r = measured()[l] = calibrate(comm);
   if (cache_file.empty()) return r;
-  store(comm, cache_file, rates_key(comm), r, true);
+  store(comm, cache_file, rates_key(comm), r);
   return in_use()[std::pair(l, cache_file)] = r;
 }
 

@@ -36,16 +36,22 @@ int rank_of(MPI_Comm comm) {
 void warn_once(const std::string& path, const std::string& why) {
   static std::set<std::string> warned;
   if (warned.insert(path).second)
-    std::fprintf(stderr, "tseig: warning: tuning cache '%s' ignored: %s\n", path.c_str(),
-                 why.c_str());
+    std::fprintf(stderr,
+                 "tseig: warning: tuning cache '%s' ignored (left as it is, nothing stored in "
+                 "it): %s\n",
+                 path.c_str(), why.c_str());
 }
 
-// false: no file there (a first store creates it). A directory opens as an empty
-// stream, which would read as "JSON: unexpected end".
+// false: no file there (a first store creates it). Only a regular file is read: a
+// directory opens as an empty stream ("JSON: unexpected end"), a FIFO blocks the open,
+// and a device is no cache (a store renamed a file over /dev/null).
 bool read_text(const std::string& path, std::string& text) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st))
     throw Error(ErrorCode::io_error, "it is a directory, not a file");
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw Error(ErrorCode::io_error, "it is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream s;
@@ -185,10 +191,16 @@ std::optional<TuneChoice> cache_lookup(MPI_Comm comm, const std::string& path,
   return entry_choice(*entry, sig.key());
 }
 
-bool store_entry_locked(const std::string& path, const std::string& key, const std::string& entry,
-                        bool replace_unusable) {
+bool store_entry_locked(const std::string& named, const std::string& key,
+                        const std::string& entry) {
+  // The file a link names is replaced, not the link (renaming over it cut a shared
+  // cache off from its users).
+  std::error_code ec;
+  const std::filesystem::path target = std::filesystem::canonical(named, ec);
+  const std::string path = ec ? named : target.string();
   const DirectoryLock lock(path);
-  // Keep the other entries of a valid file.
+  // Keep the other entries of a valid file; anything else (a corrupt file, another
+  // format version, not a regular file) stays as it is.
   std::map<std::string, std::string> entries;
   try {
     std::string text;
@@ -199,16 +211,16 @@ bool store_entry_locked(const std::string& path, const std::string& key, const s
       for (const auto& [k, v] : doc.find("entries")->object()) entries[k] = v.dump();
     }
   } catch (const Error& e) {
-    warn_once(path, std::string(e.what()) + (replace_unusable ? " (it is rewritten)" : ""));
-    if (!replace_unusable) return false;
+    warn_once(named, e.what());
+    return false;
   }
   entries[key] = entry;
   return write_entries(path, entries);
 }
 
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
-                       const std::string& entry, bool replace_unusable) {
-  int ok = rank_of(comm) == 0 ? store_entry_locked(path, key, entry, replace_unusable) : 1;
+                       const std::string& entry) {
+  int ok = rank_of(comm) == 0 ? store_entry_locked(path, key, entry) : 1;
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
   return ok != 0;
 }

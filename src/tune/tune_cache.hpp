@@ -41,17 +41,16 @@ std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& pa
                                             const std::function<void(const JsonValue&)>& check);
 
 /// Collective: stores the JSON object `entry` under `key`, keeping the other entries.
-/// A corrupt file or one of another format is replaced, or, with `replace_unusable`
-/// false (what nobody asked to measure, such as the model's rates), left as it is.
-/// Returns false on every rank, after one warning, when the file is not written.
+/// A symbolic link is followed. Anything but a cache of this format or no file at all
+/// (a corrupt file, another format version, a directory, a device or FIFO) is left as
+/// it is: false on every rank, after one warning, when the file is not written.
 bool cache_store_entry(MPI_Comm comm, const std::string& path, const std::string& key,
-                       const std::string& entry, bool replace_unusable = true);
+                       const std::string& entry);
 
 /// Rank-local, what cache_store_entry runs on rank 0: under a lock on the file's directory
 /// (other jobs sharing the cache store between its read and its rename), reads the file,
 /// adds `entry` and replaces the file. False after a warning when it is not written.
-bool store_entry_locked(const std::string& path, const std::string& key, const std::string& entry,
-                        bool replace_unusable);
+bool store_entry_locked(const std::string& path, const std::string& key, const std::string& entry);
 
 /// Rank-local parsing of a cache text, for the readers above and the fuzz target:
 /// the entry of `key`, nullopt when absent; Error(io_error) when the text is malformed.

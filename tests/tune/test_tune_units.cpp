@@ -328,7 +328,9 @@ TEST(TuneScfSearch, NearTiesAreSettledOnTwoTimings) {
     if (tune::same_point(c, trials.front().first)) continue;
     const auto n = std::count_if(trials.begin(), trials.end(),
                                  [&](const auto& u) { return tune::same_point(u.first, c); });
-    if (t > 1.15 * s.best().seconds) EXPECT_EQ(n, 1) << tune::choice_json(c);
+    if (t > 1.15 * s.best().seconds) {
+      EXPECT_EQ(n, 1) << tune::choice_json(c);
+    }
   }
 }
 
@@ -481,43 +483,6 @@ TEST(TuneScfSearch, AUserSolverBeforeTheFirstCall) {
   }
 }
 
-TEST(TuneCache, TextLookupAndErrors) {
-  const auto sig = signature('d', 2000, 2000, 2);
-  const std::string entry = R"({"choice":{"solver":"two_stage","block_size":32,)"
-                            R"("bandwidth_target":64,"band_sweeps_per_pass":256,"wy_width":256,)"
-                            R"("multiply_depth":256,"dc_min_leaf":32,"dc_max_panel":256,)"
-                            R"("dc_chunk_cols":512,"cache_limit_mb":-1},"seconds":1.5})";
-  const std::string text =
-      R"({"tseig_tune_format":1,"entries":{)" + json::string(sig.key()) + ":" + entry + "}}";
-  const auto c = tune::find_in_cache_text(text, sig.key());
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->solver, Solver::two_stage);
-  EXPECT_EQ(c->block_size, 32);
-  EXPECT_EQ(c->source, ChoiceSource::cache);
-  EXPECT_EQ(c->seconds, 1.5);
-  EXPECT_FALSE(tune::find_in_cache_text(text, signature('z', 2000, 2000, 2).key()));
-  EXPECT_THROW(tune::find_in_cache_text(R"({"tseig_tune_format":99,"entries":{}})", sig.key()),
-               Error);
-  EXPECT_THROW(tune::find_in_cache_text(R"({"entries":{}})", sig.key()), Error);
-  EXPECT_THROW(tune::find_in_cache_text("not json", sig.key()), Error);
-}
-
-// The warning names what is wrong: a negative format was "no tseig_tune_format", a
-// directory "JSON: unexpected end at offset 0".
-TEST(TuneCache, ADirectoryOrANegativeFormatIsNamed) {
-  const Error e = tseig::test::error_of(
-      [] { tune::find_in_cache_text(R"({"tseig_tune_format":-3,"entries":{}})", "k"); });
-  EXPECT_NE(std::string(e.what()).find("tseig_tune_format -3"), std::string::npos) << e.what();
-  char dir[] = "/tmp/tseig_tune_dir_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  ::testing::internal::CaptureStderr();
-  EXPECT_FALSE(tune::cache_lookup_entry(MPI_COMM_SELF, dir, "k", [](const JsonValue&) {}));
-  const std::string warned = ::testing::internal::GetCapturedStderr();
-  EXPECT_NE(warned.find("is a directory"), std::string::npos) << warned;
-  EXPECT_FALSE(tune::store_entry_locked(dir, "k", R"({"x":1})", true));
-  rmdir(dir);
-}
-
 // `text` with the value of member `key` replaced by `value` (removed when empty).
 std::string with_member(std::string text, const std::string& key, const std::string& value) {
   const std::string name = json::string(key) + ":";
@@ -558,36 +523,6 @@ TEST(TuneRates, JsonRoundTripAndErrors) {
                                                         {"chase_shares_node", ""}})
     EXPECT_THROW(tune::rates_from_json(JsonValue::parse(with_member(text, key, value))), Error)
         << key << " = '" << value << "'";
-}
-
-TEST(TuneCache, StoresOfJobsSharingTheFileAreAllKept) {
-  // Threads stand for jobs: each store opens the directory on its own, so their locks
-  // exclude each other as other processes' do.
-  char dir[] = "/tmp/tseig_tune_lock_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string path = std::string(dir) + "/cache.json";
-  constexpr int jobs = 4, stores = 25;
-  std::vector<std::thread> threads;
-  std::vector<int> written(jobs, 0);
-  for (int j = 0; j < jobs; ++j)
-    threads.emplace_back([&, j] {
-      for (int k = 0; k < stores; ++k)
-        written[j] += tune::store_entry_locked(
-            path, "job" + std::to_string(j) + "/" + std::to_string(k), R"({"x":1})", true);
-    });
-  for (auto& t : threads) t.join();
-  std::string text;
-  {
-    std::ifstream in(path);
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = all.str();
-  }
-  const JsonValue doc = JsonValue::parse(text);
-  EXPECT_EQ(doc.find("entries")->object().size(), static_cast<std::size_t>(jobs * stores));
-  for (int j = 0; j < jobs; ++j) EXPECT_EQ(written[j], stores);
-  std::remove(path.c_str());
-  rmdir(dir);
 }
 
 }  // namespace
