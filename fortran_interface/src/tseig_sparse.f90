@@ -192,7 +192,6 @@ contains
     real(c_double), intent(out) :: values(:), residuals(:)
     integer, intent(out), optional :: error
     integer(c_int) :: k
-    k = 0
     call finish(c_lobpcg(self%handle, int(nev, c_int), tol, 0_c_int, 0_c_int, &
         int(min(size(values), size(residuals)), c_int), k, values, c_null_ptr, 1_c_int, &
         residuals, c_null_ptr), "lobpcg", error)
@@ -207,7 +206,6 @@ contains
     real(c_double), intent(out) :: values(:), residuals(:)
     integer, intent(out), optional :: error
     integer(c_int) :: k
-    k = 0
     call finish(c_chebfd(self%handle, lower, upper, tol, &
         int(min(size(values), size(residuals)), c_int), k, values, c_null_ptr, 1_c_int, &
         residuals, c_null_ptr), "chebfd", error)
@@ -246,7 +244,6 @@ contains
     logical, intent(out) :: found
     integer, intent(out), optional :: error
     integer(c_int) :: f
-    f = 0
     call finish(c_use_tuning(self%handle, int(kernel, c_int), c_string(tune_file), f), &
         "use_tuning", error)
     found = f /= 0

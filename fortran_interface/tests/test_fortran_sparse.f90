@@ -68,6 +68,15 @@ program test_fortran_sparse
   call check(err == 0 .and. found == want, "chebfd count after tuning")
   call a%autotune(7, 4, tune_file, err)
   call check(err == 1, "unknown kernel refused with invalid_argument")
+  ! After an error the counts say nothing came (found was garbage: the wrappers' zero
+  ! before the call was dropped by gfortran, and the C side left found as it was).
+  call a%chebfd(0.6_c_double, 0.2_c_double, 1.0e-9_c_double, found, w, res, err)
+  call check(err == 1 .and. found == 0, "chebfd with lower > upper: error and found = 0")
+  call a%lobpcg(0, 1.0e-9_c_double, found, w, res, err)
+  call check(err == 1 .and. found == 0, "lobpcg with nev = 0: error and found = 0")
+  tuned = .true.
+  call a%use_tuning(7, tune_file, tuned, err)
+  call check(err == 1 .and. .not. tuned, "use_tuning with an unknown kernel: found false")
   if (rank == 0) then
     open (newunit=unit, file=tune_file, status="old")
     close (unit, status="delete")

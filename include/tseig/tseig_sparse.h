@@ -61,7 +61,8 @@ TSEIG_API int tseig_sparse_kpm(tseig_sparse_t* a, int moments, int vectors, doub
  * max_iterations 0: default. A degenerate level crossing the nev-th pair comes back
  * whole, so up to `capacity` pairs fit into eigenvalues[capacity], residuals[capacity]
  * and vectors (this rank's rows, column-major, leading dimension ldv >= local rows, the
- * matrix's scalar type; NULL: not returned); *found says how many came. Not converged:
+ * matrix's scalar type; NULL: not returned); *found says how many came (0 after any
+ * error, as is *iterations). Not converged:
  * TSEIG_ERROR_NOT_CONVERGED with the residuals reached in the message. */
 TSEIG_API int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iterations,
                                   int largest, int capacity, int* found, double* eigenvalues,

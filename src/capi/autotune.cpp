@@ -21,6 +21,7 @@ int tseig_autotune_setup(tseig_handle_t* h) {
 }
 
 int tseig_autotune_tuning(const tseig_handle_t* h, int* tuning) {
+  if (tuning) *tuning = 0;  // also after an error
   return on_handle(const_cast<tseig_handle_t*>(h), [&] {
     if (!tuning) throw CError(TSEIG_ERROR_INVALID_ARGUMENT, "tuning pointer is NULL");
     if (!h->autotune) {
@@ -85,7 +86,7 @@ int tseig_autotune_load(tseig_handle_t* h, const char* path) {
       why = e.what();
     }
     tseig::capi::raise_c_if_any(comm, !why.empty(), TSEIG_ERROR_INVALID_ARGUMENT,
-                                "'" + std::string(path) + "': " + why);
+                                std::string("'") + path + "': " + why);
     h->autotune = true;
     h->autotune_state = not_started ? std::string() : text;
   });

@@ -90,6 +90,13 @@ void deliver(MPI_Comm comm, const EigenResult<T>& r, int capacity, int* found, d
   }
 }
 
+// 0 in *found and *iterations (where given) before anything can fail: after an error
+// they say nothing came (Fortran callers' zero before the call is no guarantee).
+void clear_counts(int* found, int* iterations) {
+  if (found) *found = 0;
+  if (iterations) *iterations = 0;
+}
+
 void require_outputs(const tseig_sparse_t* a, int capacity, const int* found, const double* values,
                      const void* vectors, int ldv) {
   int rows = std::visit([](const auto& m) { return m.local_rows(); }, a->a);
@@ -183,6 +190,7 @@ int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iteratio
                         int capacity, int* found, double* eigenvalues, void* vectors, int ldv,
                         double* residuals, int* iterations) {
   return sparse_call([&] {
+    clear_counts(found, iterations);
     const MPI_Comm comm = comm_of(a);
     require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
     std::visit(
@@ -205,6 +213,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
                         int* found, double* eigenvalues, void* vectors, int ldv, double* residuals,
                         int* iterations) {
   return sparse_call([&] {
+    clear_counts(found, iterations);
     const MPI_Comm comm = comm_of(a);
     require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
     ChebfdOptions o;
@@ -271,10 +280,10 @@ int tseig_sparse_autotune(tseig_sparse_t* a, int kernel, int block_width, const 
 
 int tseig_sparse_use_tuning(tseig_sparse_t* a, int kernel, const char* tune_file, int* found) {
   return sparse_call([&] {
+    clear_counts(found, nullptr);
     const MPI_Comm comm = comm_of(a);
     require(comm, found != nullptr && kernel >= 0 && kernel <= 2,
             "tseig_sparse_use_tuning: kernel 0, 1 or 2 and a found address");
-    *found = 0;
     std::visit(
         [&](auto& m) {
           if (const auto t =
