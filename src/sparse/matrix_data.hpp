@@ -4,6 +4,7 @@
 // while the halo is in flight, the boundary units afterwards.
 #include <mpi.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct MatrixData {
   UnitRanges interior, boundary;
   // require_hermitian's verdict, the same on every rank: -1 not checked yet, 0 no, 1 yes.
   mutable int hermitian = -1;
+  mutable std::string not_hermitian_at;  // the message's account of where, for later calls
 };
 
 }  // namespace tseig::sparse

@@ -110,8 +110,7 @@ template <class T>
 void require_hermitian(const Matrix<T>& a, const std::string& who) {
   const MatrixData<T>& d = a.data();
   if (d.hermitian == 0)  // the same verdict on every rank: no agreement needed
-    throw Error(ErrorCode::not_hermitian,
-                who + ": the sparse matrix is not Hermitian (a(i, j) != conj(a(j, i)))");
+    throw Error(ErrorCode::not_hermitian, who + d.not_hermitian_at);
   if (d.hermitian == 1) return;
   using R = real_t<T>;
   CrsStorage<T> converted;
@@ -150,6 +149,7 @@ void require_hermitian(const Matrix<T>& a, const std::string& who) {
                 "0-based (i, j) = (%lld, %lld) > sqrt(eps)*max|a| = %.3e",
                 report[1], static_cast<long long>(first_row), static_cast<long long>(report[0]),
                 tol);
+  d.not_hermitian_at = text;
   throw Error(ErrorCode::not_hermitian, who + text);
 }
 
