@@ -1,5 +1,6 @@
 #pragma once
 // Eigensolver<T>: the dense symmetric/Hermitian eigensolver front door.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -183,14 +184,16 @@ class TSEIG_API Eigensolver {
   /// SCF mode (ELPA's autotune_setup/autotune_step): from now on each call runs the next
   /// candidate of a pruned search (solver, block size, bandwidth, WY width) on the
   /// problem of that call, times it, and once the search ends keeps the best — stored in
-  /// the tuning cache when there is one. Every call stays a correct solve. A call with a
-  /// different signature (type, N, nev, grid) restarts the search. Options the user set
+  /// the tuning cache when there is one. Every call stays a correct solve. Each signature
+  /// (type, N, nev, grid) has its own search: a call of another signature starts or
+  /// resumes that one, and a finished one keeps its best. Options the user set
   /// (solver other than automatic, block_size, knobs other than their defaults) are kept.
   void start_autotune();
   /// True while the SCF search still has candidates to try.
   bool autotuning() const;
-  /// The search so far as JSON (signature, candidates tried, seconds), to continue it in
-  /// a later run with load_autotune_state; "" when start_autotune was not called.
+  /// The searches so far as JSON (signature, candidates tried, seconds; the current one,
+  /// the others in its "other_searches"), to continue them in a later run with
+  /// load_autotune_state; "" when start_autotune was not called.
   std::string autotune_state() const;
   /// Collective. Continues a saved search; Error(invalid_argument) on every rank when
   /// `state` is not one autotune_state() wrote (or the ranks pass different texts).
@@ -217,7 +220,10 @@ class TSEIG_API Eigensolver {
   StageTimes times_;
   TuneChoice choice_;
   GridShape grid_used_;
-  std::shared_ptr<tune::ScfSearch> scf_;
+  std::shared_ptr<tune::ScfSearch> scf_;  // the search of the current signature
+  // The searches of the other signatures seen, by key: an SCF loop alternating two kinds
+  // of call resumes each (a new search at every change never finished).
+  std::map<std::string, std::shared_ptr<tune::ScfSearch>> other_searches_;
   // The sub-grids solved on, kept: creating one is collective and costs communicators.
   std::shared_ptr<dense::SubGrids> subgrids_;
   std::optional<ValidationReport> validation_;

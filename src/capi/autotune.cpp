@@ -80,8 +80,8 @@ int tseig_autotune_load(tseig_handle_t* h, const char* path) {
     // Saved before the first solve: autotuning set up, no search started yet.
     const bool not_started = text.find_first_not_of(" \t\r\n") == std::string::npos;
     std::string why;
-    try {
-      if (!not_started) tseig::tune::ScfSearch::from_state(text);
+    try {  // collective: the same text on every rank, so the same verdict
+      if (!not_started) tseig::Eigensolver<double>().load_autotune_state(text, comm);
     } catch (const tseig::Error& e) {
       why = e.what();
     }

@@ -28,6 +28,7 @@
 #include "tseig/memory.hpp"
 #include "tune/automatic_choice.hpp"
 #include "tune/candidate.hpp"
+#include "tune/json_value.hpp"
 #include "tune/machine_model.hpp"
 #include "tune/rates_cache.hpp"
 #include "tune/scf_search.hpp"
@@ -179,6 +180,7 @@ void Eigensolver<T>::start_autotune() {
   // The search itself starts at the next call, when the problem's signature is known.
   scf_ =
       std::make_shared<tune::ScfSearch>("", 0, 0, options_, std::vector<tune::SolverPrediction>{});
+  other_searches_.clear();
 }
 
 template <class T>
@@ -188,7 +190,17 @@ bool Eigensolver<T>::autotuning() const {
 
 template <class T>
 std::string Eigensolver<T>::autotune_state() const {
-  return scf_ ? scf_->state() : std::string();
+  if (!scf_) return {};
+  std::string state = scf_->state();
+  if (other_searches_.empty()) return state;
+  // One more member of the current search's object: readers of one search ignore it.
+  state.pop_back();
+  state += ",\"other_searches\":[";
+  for (const auto& [key, search] : other_searches_) {
+    if (state.back() != '[') state += ',';
+    state += search->state();
+  }
+  return state + "]}";
 }
 
 template <class T>
@@ -201,14 +213,26 @@ void Eigensolver<T>::load_autotune_state(const std::string& state, MPI_Comm comm
                ErrorCode::invalid_argument,
                "load_autotune_state: the ranks passed different states");
   std::optional<tune::ScfSearch> loaded;
+  std::map<std::string, std::shared_ptr<tune::ScfSearch>> others;
   std::string why;
   try {
     loaded.emplace(tune::ScfSearch::from_state(state));
+    const tune::JsonValue doc = tune::JsonValue::parse(state);  // named: find() points into it
+    if (const tune::JsonValue* list = doc.find("other_searches")) {
+      if (!list->is(tune::JsonValue::Kind::array))
+        throw Error(ErrorCode::io_error, "other_searches is not an array");
+      for (const tune::JsonValue& s : list->array()) {
+        auto search = std::make_shared<tune::ScfSearch>(tune::ScfSearch::from_state(s.dump()));
+        others[search->key()] = std::move(search);
+      }
+    }
   } catch (const Error& e) {
+    loaded.reset();
     why = e.what();
   }
   raise_if_any(comm, !loaded, ErrorCode::invalid_argument, why);
   scf_ = std::make_shared<tune::ScfSearch>(std::move(*loaded));
+  other_searches_ = std::move(others);
 }
 
 template <class T>
@@ -221,6 +245,13 @@ TuneChoice Eigensolver<T>::choose(const DistMatrix<T>& A, int nev) {
   const std::string cache = tune::cache_path(options_.tune_file);
   if (!scf_) return tune::automatic_choice(grid.comm(), sig, A.nb(), cache);
   if (scf_->key() != sig.key()) {
+    if (!scf_->key().empty()) other_searches_[scf_->key()] = scf_;
+    const auto seen = other_searches_.find(sig.key());
+    if (seen != other_searches_.end()) {  // resumed, or its best kept
+      scf_ = seen->second;
+      other_searches_.erase(seen);
+      return scf_->next();
+    }
     // A new signature (or the first call after start_autotune): a new search, which
     // starts from the cache's choice when the cache has one for this problem.
     std::vector<tune::SolverPrediction> predicted;

@@ -259,6 +259,33 @@ TEST(SparseLobpcg, IllConditionedMassKeepsTheConvergedLevel) {
     EXPECT_NEAR(r.eigenvalues[j], w[j], 1e-12) << "pair " << j;
 }
 
+// An indefinite S (one diagonal entry −0.5): the S-orthonormal basis dropped its negative
+// direction without a word, and the solve returned positive pairs as converged, missing
+// the pencil's eigenvalue −3.79. A positive definite S of condition 1e5 still solves in
+// float (the check's threshold follows the precision).
+TEST(SparseLobpcg, IndefiniteMassIsRefusedOnEveryRank) {
+  auto run = [](auto zero) {
+    using T = decltype(zero);
+    const Matrix<T> h = laplacian_3d<T>(MPI_COMM_WORLD, 200, 1, 1);
+    const LinearOperator<T> hop(h);
+    LobpcgOptions<T> o;
+    o.nev = 4;
+    const Matrix<T> indefinite =
+        diagonal_like(h, [](std::int64_t i) { return i == 150 ? -0.5 : 1.0; });
+    const Error e =
+        tseig::test::error_of([&] { lobpcg<T>(hop, LinearOperator<T>(indefinite), o); });
+    EXPECT_EQ(e.code(), ErrorCode::not_positive_definite) << e.what();
+    const Matrix<T> graded = diagonal_like(
+        h, [&](std::int64_t i) { return std::pow(1e-5, static_cast<double>(i) / (h.rows() - 1)); });
+    o.max_iterations = 2;  // the check runs before the first iteration
+    o.throw_on_failure = false;
+    EXPECT_NO_THROW(lobpcg<T>(hop, LinearOperator<T>(graded), o));
+  };
+  run(double{});
+  run(float{});
+  run(std::complex<float>{});
+}
+
 // SCF-like: a matrix-free H + δ·D (D a fixed diagonal), solved cold and then warm from
 // the eigenvectors of H. The warm start must need far fewer iterations.
 TEST(SparseLobpcg, MatrixFreeOperatorAndWarmStart) {

@@ -191,6 +191,30 @@ TEST(Autotune, ModelRatesAreKeptInTheCache) {
   EXPECT_TRUE(same) << "a file of another format was rewritten";
 }
 
+// An SCF loop alternating two kinds of call: each signature keeps its own search, so both
+// finish (before, every change of signature started a new search: the loop tuned
+// forever), and a saved state carries both.
+TEST(Autotune, ScfModeResumesTheSearchOfEachSignature) {
+  const Grid g = world_grid();
+  const int sizes[2] = {96, 200}, nb = 16;  // N an octave apart: two signatures
+  Eigensolver<double> es;
+  es.start_autotune();
+  bool tuning[2] = {true, true};
+  int calls = 0;
+  for (; (tuning[0] || tuning[1]) && calls < 60; ++calls) {
+    solve_with(es, g, sizes[calls % 2], nb, 5);
+    tuning[calls % 2] = es.autotuning();
+  }
+  EXPECT_LE(calls, 2 * tune::ScfSearch::max_trials + 2);
+  Eigensolver<double> resumed;
+  resumed.load_autotune_state(es.autotune_state(), g.comm());
+  for (int n : sizes) {
+    solve_with(resumed, g, n, nb, 5);
+    EXPECT_EQ(resumed.last_choice().source, ChoiceSource::scf_best) << "N = " << n;
+    EXPECT_FALSE(resumed.autotuning()) << "N = " << n;
+  }
+}
+
 TEST(Autotune, ScfModeStaysCorrectSurvivesAFailureAndFillsTheCache) {
   const Grid g = world_grid();
   const int n = 150, nb = 16;

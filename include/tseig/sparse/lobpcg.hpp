@@ -22,7 +22,8 @@ struct LobpcgOptions {
   /// Warm start (SCF): up to nev + guard columns with the operator's layout, used as the
   /// first columns of the initial block (the rest is random). Empty: random start.
   MultiVector<T> initial{};
-  /// ‖H‖ and ‖S‖ for the criterion; 0: estimated by a few Lanczos steps.
+  /// ‖H‖ and ‖S‖ for the criterion; 0: estimated by a few Lanczos steps (for S they also
+  /// check that it is positive definite).
   double norm_h = 0, norm_s = 0;
   /// Not converged within max_iterations: true throws Error(not_converged) listing the
   /// residuals reached; false returns them with converged = false.
@@ -46,7 +47,10 @@ TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LobpcgOptions<
                                 const Preconditioner<T>& preconditioner = {});
 
 /// Collective: the same for H x = λ S x with S Hermitian positive definite; eigenvectors
-/// are S-orthonormal.
+/// are S-orthonormal. An S found indefinite (unless norm_s is given: a Rayleigh quotient
+/// of S below −√ε‖S‖ in the Lanczos steps that estimate ‖S‖) is
+/// Error(not_positive_definite) on every rank: its negative directions would be dropped,
+/// and with them the pencil's eigenpairs there.
 template <class T>
 TSEIG_API EigenResult<T> lobpcg(const LinearOperator<T>& h, const LinearOperator<T>& s,
                                 const LobpcgOptions<T>& options = {},

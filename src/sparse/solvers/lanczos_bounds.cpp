@@ -16,6 +16,7 @@
 #include "core/instantiate.hpp"
 #include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/block_ops.hpp"
+#include "sparse/solvers/lanczos_extremes.hpp"
 #include "tseig/error.hpp"
 #include "tseig/sparse/kernels.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -37,11 +38,10 @@ std::string out_of_range(const char* which, double size) {
 
 }  // namespace
 
+namespace detail {
+
 template <class T>
-SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double margin,
-                               std::uint64_t seed) {
-  raise_if_any(a.comm(), steps < 1 || !(margin >= 0) || a.rows() == 0, ErrorCode::invalid_argument,
-               "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
+RitzExtremes lanczos_extremes(const LinearOperator<T>& a, int steps, std::uint64_t seed) {
   const VectorLayout layout = a.layout();
   MultiVector<T> q(layout, 1), previous(layout, 1), w(layout, 1);
   detail::fill_uniform(q, seed);
@@ -78,9 +78,19 @@ SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double mar
   if (lapack::stedc<double>('I', k, d.data(), e.data(), z.data(), k) != 0)
     throw Error(ErrorCode::numerical_failure, "spectral_bounds: tridiagonal eigensolver failed");
   const double last_beta = beta.back();
-  const double lower = d.front() - last_beta * std::abs(z[k - 1]);
-  const double upper =
-      d.back() + last_beta * std::abs(z[static_cast<std::size_t>(k - 1) * k + k - 1]);
+  return {d.front(), d.back(), last_beta * std::abs(z[k - 1]),
+          last_beta * std::abs(z[static_cast<std::size_t>(k - 1) * k + k - 1])};
+}
+
+}  // namespace detail
+
+template <class T>
+SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double margin,
+                               std::uint64_t seed) {
+  raise_if_any(a.comm(), steps < 1 || !(margin >= 0) || a.rows() == 0, ErrorCode::invalid_argument,
+               "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
+  const detail::RitzExtremes r = detail::lanczos_extremes(a, steps, seed);
+  const double lower = r.lowest - r.lowest_residual, upper = r.highest + r.highest_residual;
   // A one-point spectrum (A = cI) still needs an interval of positive width, also when
   // rounding leaves a width of a few ulps (3I in complex double: 1.8e-15, and the
   // rescaled (A − c)/h then had rounding noise of order 1 and moments of 1e47).
@@ -99,6 +109,8 @@ SpectralBounds spectral_bounds(const Matrix<T>& a, int steps, double margin, std
 }
 
 #define TSEIG_INSTANTIATE(T)                                                               \
+  template detail::RitzExtremes detail::lanczos_extremes(const LinearOperator<T>&, int,    \
+                                                         std::uint64_t);                   \
   template TSEIG_API SpectralBounds spectral_bounds(const LinearOperator<T>&, int, double, \
                                                     std::uint64_t);                        \
   template TSEIG_API SpectralBounds spectral_bounds(const Matrix<T>&, int, double, std::uint64_t);

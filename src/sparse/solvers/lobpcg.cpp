@@ -30,6 +30,7 @@
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/block_orthogonalize.hpp"
+#include "sparse/solvers/lanczos_extremes.hpp"
 #include "sparse/solvers/level_end.hpp"
 #include "sparse/solvers/lobpcg_basis.hpp"
 #include "sparse/solvers/projected_blocks.hpp"
@@ -112,11 +113,25 @@ class Lobpcg {
         &op == &h_ ? panels_[0] : panels_[1], op.layout(), x, y,
         [&](const MultiVector<T>& in, const MultiVector<T>& out) { op.apply(in, out); });
   }
-  double norm_estimate(const LinearOperator<T>& op, double given) {
+  /// ‖op‖ by 20 Lanczos steps, unless `given`. For S the same steps check that it is
+  /// positive definite: a Ritz value (a Rayleigh quotient) below −√ε‖S‖ is a direction
+  /// of negative S-norm, which the S-orthonormal basis would drop without a word, and
+  /// with it the pencil's eigenpairs there (Error(not_positive_definite), every rank).
+  double norm_estimate(const LinearOperator<T>& op, double given, bool is_s) {
     if (given > 0) return given;
     Timer t(times_.spmmv);
-    const SpectralBounds b = spectral_bounds(op, 20, 0.0);
-    return std::max(std::abs(b.lower), std::abs(b.upper));
+    const detail::RitzExtremes r = detail::lanczos_extremes(op, 20, 7);
+    const double norm =
+        std::max(std::abs(r.lowest - r.lowest_residual), std::abs(r.highest + r.highest_residual));
+    if (is_s && r.lowest < -std::sqrt(double(std::numeric_limits<real_t<T>>::epsilon())) * norm) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "lobpcg: S is not positive definite (a Rayleigh quotient of S is %.3e, "
+                    "with ||S|| about %.3e)",
+                    r.lowest, norm);
+      throw Error(ErrorCode::not_positive_definite, text);
+    }
+    return norm;
   }
   /// Where the residuals of the first `cols` active columns go for a basis of q columns:
   /// straight into W without a preconditioner, else into H·V's last m columns (free
@@ -461,8 +476,8 @@ EigenResult<T> Lobpcg<T>::result(int count, bool converged) {
 template <class T>
 EigenResult<T> Lobpcg<T>::run() {
   const double begin = MPI_Wtime();
-  norm_h_ = norm_estimate(h_, o_.norm_h);
-  if (s_) norm_s_ = norm_estimate(*s_, o_.norm_s);
+  norm_h_ = norm_estimate(h_, o_.norm_h, false);
+  if (s_) norm_s_ = norm_estimate(*s_, o_.norm_s, true);
   start();
   bool fresh = true;  // products recomputed since the last step
   for (;;) {
