@@ -8,8 +8,10 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "capi/boundary.hpp"
+#include "core/require_each.hpp"
 #include "tseig/sparse/autotune.hpp"
 #include "tseig/sparse/chebfd.hpp"
 #include "tseig/sparse/kpm.hpp"
@@ -48,12 +50,22 @@ void require(MPI_Comm comm, bool ok, const std::string& what) {
   raise_c_if_any(comm, !ok, TSEIG_ERROR_INVALID_ARGUMENT, what);
 }
 
+/// Per-rank argument checks of a C call: the first failing one is named with its rank.
+void require_each(MPI_Comm comm, const char* call, const std::vector<Requirement>& checks) {
+  tseig::require_each(comm, call, checks, true);
+}
+
 template <class T>
 int from_csr(MPI_Comm comm, std::int64_t n, int rows, const std::int64_t* ptr,
              const std::int64_t* cols, const T* values, tseig_sparse_t** out) {
   return sparse_call([&] {
-    require(comm, out && rows >= 0 && ptr && (rows == 0 || ptr[rows] == 0 || (cols && values)),
-            "tseig_sparse_from_csr: a NULL array or handle address, or local_rows < 0");
+    const bool entries = rows > 0 && ptr && ptr[rows] != 0;
+    require_each(comm, "tseig_sparse_from_csr",
+                 {{out != nullptr, "a handle address, not NULL"},
+                  {rows >= 0, "local_rows >= 0, not " + std::to_string(rows)},
+                  {ptr != nullptr, "row_ptr (local_rows + 1 entries), not NULL"},
+                  {!entries || cols, "cols, not NULL, where row_ptr[local_rows] > 0"},
+                  {!entries || values, "values, not NULL, where row_ptr[local_rows] > 0"}});
     *out = nullptr;
     const std::size_t nnz = rows > 0 && ptr[rows] > 0 ? static_cast<std::size_t>(ptr[rows]) : 0;
     Matrix<T> m(comm, n, std::span(ptr, static_cast<std::size_t>(rows) + 1), std::span(cols, nnz),
@@ -97,17 +109,24 @@ void clear_counts(int* found, int* iterations) {
   if (iterations) *iterations = 0;
 }
 
-void require_outputs(const tseig_sparse_t* a, int capacity, const int* found, const double* values,
-                     const void* vectors, int ldv) {
+/// The output arguments of the eigensolver calls; capacity must hold at least `least`.
+void require_outputs(const char* call, const tseig_sparse_t* a, int capacity, int least,
+                     const int* found, const double* values, const void* vectors, int ldv) {
   int rows = std::visit([](const auto& m) { return m.local_rows(); }, a->a);
-  require(a->comm(), capacity >= 1 && found && values && (!vectors || ldv >= rows),
-          "sparse eigensolver: capacity < 1, found or eigenvalues NULL, or ldv < local rows");
+  require_each(a->comm(), call,
+               {{capacity >= least,
+                 "capacity >= " + std::to_string(least) + ", not " + std::to_string(capacity)},
+                {found != nullptr, "found, not NULL"},
+                {values != nullptr, "eigenvalues, not NULL"},
+                {!vectors || ldv >= rows, "ldv >= this rank's local rows (" + std::to_string(rows) +
+                                              "), not " + std::to_string(ldv)}});
 }
 
 }  // namespace
 }  // namespace tseig::capi
 
 using namespace tseig::capi;
+using tseig::shown;
 
 extern "C" {
 
@@ -134,8 +153,10 @@ int tseig_sparse_from_csr_z_f(MPI_Fint comm, int64_t n, int local_rows, const in
 
 int tseig_sparse_read(MPI_Comm comm, const char* path, char type, tseig_sparse_t** a) {
   return sparse_call([&] {
-    require(comm, a && path && (type == 'd' || type == 'z'),
-            "tseig_sparse_read: NULL path or handle address, or type not 'd'/'z'");
+    require_each(comm, "tseig_sparse_read",
+                 {{a != nullptr, "a handle address, not NULL"},
+                  {path != nullptr, "a path, not NULL"},
+                  {type == 'd' || type == 'z', "type 'd' or 'z'"}});
     *a = nullptr;
     if (type == 'd')
       *a = new tseig_sparse{read_matrix_market<double>(comm, path, true)};
@@ -167,10 +188,13 @@ int tseig_sparse_kpm(tseig_sparse_t* a, int moments, int vectors, double lower, 
                      double* count, double* error, int points, double* energy, double* density) {
   return sparse_call([&] {
     const MPI_Comm comm = comm_of(a);
-    require(comm,
-            moments >= 2 && vectors >= 1 && lower <= upper && count && error &&
-                (points <= 0 || (energy && density)),
-            "tseig_sparse_kpm: moments < 2, vectors < 1, lower > upper, or a NULL output");
+    require_each(
+        comm, "tseig_sparse_kpm",
+        {{moments >= 2, "moments >= 2, not " + std::to_string(moments)},
+         {vectors >= 1, "vectors >= 1, not " + std::to_string(vectors)},
+         {lower <= upper, "lower <= upper, not " + shown(lower) + " > " + shown(upper)},
+         {count && error, "count and error, not NULL"},
+         {points <= 0 || (energy && density), "energy and density, not NULL, where points > 0"}});
     KpmOptions o;
     o.moments = moments;
     o.vectors = vectors;
@@ -192,7 +216,11 @@ int tseig_sparse_lobpcg(tseig_sparse_t* a, int nev, double tol, int max_iteratio
   return sparse_call([&] {
     clear_counts(found, iterations);
     const MPI_Comm comm = comm_of(a);
-    require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
+    // At least nev pairs come back: a capacity below nev fails now, not after the solve.
+    const std::int64_t n = std::visit([](const auto& m) { return m.rows(); }, a->a);
+    require_outputs("tseig_sparse_lobpcg", a, capacity,
+                    static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(nev, n))),
+                    found, eigenvalues, vectors, ldv);
     std::visit(
         [&](const auto& m) {
           using T = typename std::decay_t<decltype(m)>::value_type;
@@ -215,7 +243,7 @@ int tseig_sparse_chebfd(tseig_sparse_t* a, double lower, double upper, double to
   return sparse_call([&] {
     clear_counts(found, iterations);
     const MPI_Comm comm = comm_of(a);
-    require_outputs(a, capacity, found, eigenvalues, vectors, ldv);
+    require_outputs("tseig_sparse_chebfd", a, capacity, 1, found, eigenvalues, vectors, ldv);
     ChebfdOptions o;
     o.tol = tol;
     o.tune.block_width = a->block_width > 0 ? a->block_width : a->tune.block_width;
@@ -262,8 +290,9 @@ int tseig_sparse_set_int(tseig_sparse_t* a, const char* name, int value) {
 int tseig_sparse_autotune(tseig_sparse_t* a, int kernel, int block_width, const char* tune_file) {
   return sparse_call([&] {
     const MPI_Comm comm = comm_of(a);
-    require(comm, kernel >= 0 && kernel <= 2 && block_width >= 1,
-            "tseig_sparse_autotune: kernel 0, 1 or 2 and block_width >= 1");
+    require_each(comm, "tseig_sparse_autotune",
+                 {{kernel >= 0 && kernel <= 2, "kernel 0, 1 or 2, not " + std::to_string(kernel)},
+                  {block_width >= 1, "block_width >= 1, not " + std::to_string(block_width)}});
     SparseAutotuneOptions o;
     o.kernel = static_cast<TunedKernel>(kernel);
     o.block_width = block_width;
@@ -282,8 +311,9 @@ int tseig_sparse_use_tuning(tseig_sparse_t* a, int kernel, const char* tune_file
   return sparse_call([&] {
     clear_counts(found, nullptr);
     const MPI_Comm comm = comm_of(a);
-    require(comm, found != nullptr && kernel >= 0 && kernel <= 2,
-            "tseig_sparse_use_tuning: kernel 0, 1 or 2 and a found address");
+    require_each(comm, "tseig_sparse_use_tuning",
+                 {{found != nullptr, "found, not NULL"},
+                  {kernel >= 0 && kernel <= 2, "kernel 0, 1 or 2, not " + std::to_string(kernel)}});
     std::visit(
         [&](auto& m) {
           if (const auto t =

@@ -179,6 +179,21 @@ int main(int argc, char** argv) {
                             1, NULL, NULL);
   CHECK(err == TSEIG_ERROR_INVALID_ARGUMENT, "NULL found on one rank: %d", err);
   check_same_everywhere(err, "NULL found");
+  /* The message names the argument and the rank, the same on every rank. */
+  char expected[96];
+  snprintf(expected, sizeof expected, "found, not NULL on rank %d", size - 1);
+  CHECK(strstr(tseig_sparse_error_message(), expected) != NULL, "NULL found: '%s'",
+        tseig_sparse_error_message());
+  /* A capacity below nev fails before the solve, naming what it needs. */
+  err = tseig_sparse_lobpcg(a, 4, 1e-8, 0, 0, 2, &found, w, NULL, 1, NULL, &its);
+  CHECK(err == TSEIG_ERROR_INVALID_ARGUMENT && found == 0 && its == 0,
+        "capacity 2 < nev 4: %d, found %d", err, found);
+  CHECK(strstr(tseig_sparse_error_message(), "capacity >= 4, not 2") != NULL,
+        "capacity 2 < nev 4: '%s'", tseig_sparse_error_message());
+  err = tseig_sparse_kpm(a, 1, 4, 0, 1, &count, &error, 0, NULL, NULL);
+  CHECK(err == TSEIG_ERROR_INVALID_ARGUMENT &&
+            strstr(tseig_sparse_error_message(), "moments >= 2, not 1") != NULL,
+        "kpm with 1 moment: %d '%s'", err, tseig_sparse_error_message());
   tseig_sparse_t* bad = NULL;
   err = build(rank == size - 1, &bad);
   CHECK(err == TSEIG_ERROR_INVALID_ARGUMENT && bad == NULL, "bad column: %d", err);

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
 
 #include "solver_checks.hpp"
 #include "sparse/solvers/chebfd_krylov.hpp"
@@ -482,10 +485,23 @@ TEST(SparseChebfd, NarrowWindowKeepsTheDegreeCapAndNamesIt) {
   EXPECT_EQ(e.code(), ErrorCode::not_converged);
   EXPECT_NE(std::string(e.what()).find("capped at max_degree 200"), std::string::npos) << e.what();
   EXPECT_TRUE(chebfd(cube, 5.7168, 5.717, capped).eigenvalues.empty());
+  // Each message names the argument at fault and its value, the same on every rank.
+  const auto names = [](const std::function<void()>& f, const char* what) {
+    const Error e = tseig::test::error_of(f);
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  };
   ChebfdOptions bad;
   bad.max_degree = 0;
-  EXPECT_EQ(tseig::test::error_of([&] { chebfd(a, 1.0, 2.0, bad); }).code(),
-            ErrorCode::invalid_argument);
+  names([&] { chebfd(a, 1.0, 2.0, bad); }, "chebfd: need max_degree >= 1, not 0");
+  names([&] { chebfd(a, 2.0, 1.0, {}); }, "chebfd: need lower < upper, not [2, 1]");
+  names([&] { chebfd(a, -std::numeric_limits<double>::infinity(), 1.0, {}); },
+        "need a finite interval, not [-inf, 1]");
+  names([&] { chebfd_nearest(a, 1.0, 0, {}); }, "chebfd_nearest: need 1 <= k <= n");
+  names([&] { chebfd_nearest(a, std::nan(""), 2, {}); }, "need a finite target, not nan");
+  bad = {};
+  bad.tol = -1;
+  names([&] { chebfd(a, 1.0, 2.0, bad); }, "chebfd: need tol >= 0, not -1");
 }
 
 }  // namespace

@@ -122,6 +122,20 @@ TEST(SparseKpm, NormsOutsideTheRangeAreRefused) {
   EXPECT_NEAR(eigenvalue_count(m, -1e-129, 1e-129).count, 200, 1e-6);
 }
 
+TEST(SparseKpm, BadOptionsAreNamed) {
+  const Matrix<double> a = laplacian_3d<double>(MPI_COMM_WORLD, 4, 4, 4);
+  KpmOptions o;
+  o.moments = 1;
+  Error e = tseig::test::error_of([&] { kpm_moments(a, o); });
+  EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+  EXPECT_NE(std::string(e.what()).find("kpm_moments: need moments >= 2, not 1"), std::string::npos)
+      << e.what();
+  o.moments = 8;
+  o.vectors = 0;
+  e = tseig::test::error_of([&] { kpm_moments(a, o); });
+  EXPECT_NE(std::string(e.what()).find("need vectors >= 1, not 0"), std::string::npos) << e.what();
+}
+
 TEST(SparseKpm, MomentsDoNotDependOnRankCount) {
   using T = std::complex<double>;
   TopologicalInsulator model;

@@ -408,10 +408,23 @@ TEST(SparseLobpcg, ProgressReportsEveryIteration) {
 TEST(SparseLobpcg, BadArgumentsRaiseOnEveryRank) {
   const Matrix<double> a = laplacian_3d<double>(MPI_COMM_WORLD, 3, 3, 3);
   LobpcgOptions<double> o;
+  // Each message names the argument at fault and its value, the same on every rank.
+  const auto names = [&](const char* what) {
+    const Error e = tseig::test::error_of([&] { lobpcg<double>(a, o); });
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  };
   o.nev = 0;
-  EXPECT_EQ(tseig::test::error_of([&] { lobpcg<double>(a, o); }).code(),
-            ErrorCode::invalid_argument);
+  names("lobpcg: need 1 <= nev <= n (27), not 0");
+  o.nev = 28;
+  names("1 <= nev <= n (27), not 28");
   o.nev = 2;
+  o.tol = -1e-9;
+  names("tol >= 0, not -1e-09");
+  o.tol = 0;
+  o.max_iterations = -1;
+  names("max_iterations >= 0, not -1");
+  o.max_iterations = 100;
   o.tune.lobpcg_recompute_hx = 2;
   const Error e = tseig::test::error_of([&] { lobpcg<double>(a, o); });
   EXPECT_EQ(e.code(), ErrorCode::invalid_argument);

@@ -18,8 +18,10 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "core/instantiate.hpp"
+#include "core/require_each.hpp"
 #include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
@@ -269,9 +271,10 @@ EigenResult<T> Chebfd<T>::run() {
   return r;
 }
 
-// where: the interval (chebfd) or the target and k (chebfd_nearest).
-void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* what,
-                   std::initializer_list<double> where) {
+// where: the interval (chebfd) or the target and k (chebfd_nearest); placed: what
+// they must satisfy, checked after the options.
+void check_options(MPI_Comm comm, const ChebfdOptions& o, const char* what,
+                   std::initializer_list<double> where, std::vector<Requirement> placed) {
   std::vector<int> values{static_cast<int>(o.method),
                           o.max_iterations,
                           o.degree,
@@ -287,17 +290,18 @@ void check_options(MPI_Comm comm, const ChebfdOptions& o, bool bad, const char* 
   for (double x : where) append_bits(values, x);
   append_tune(values, o.tune);
   require_same_options(comm, values, what);
-  raise_if_any(
-      comm,
-      bad || !(o.tol >= 0) || o.max_iterations < 1 || o.degree < 0 || o.max_degree < 1 ||
-          !(o.search_factor == 0 || o.search_factor >= 1) || o.tune.block_width < 1 ||
-          o.tune.pipeline_blocks < 1,
-      ErrorCode::invalid_argument,
-      std::string(what) +
-          ": need tol >= 0, max_iterations >= 1, degree >= 0, max_degree >= 1, "
-          "search_factor 0 or >= 1, "
-          "block_width >= 1, pipeline_blocks >= 1, and an interval lower < upper, both finite "
-          "(chebfd), or 1 <= k <= N and a finite target (chebfd_nearest)");
+  std::vector<Requirement> all = {
+      {o.tol >= 0, "tol >= 0, not " + shown(o.tol)},
+      {o.max_iterations >= 1, "max_iterations >= 1, not " + std::to_string(o.max_iterations)},
+      {o.degree >= 0, "degree >= 0, not " + std::to_string(o.degree)},
+      {o.max_degree >= 1, "max_degree >= 1, not " + std::to_string(o.max_degree)},
+      {o.search_factor == 0 || o.search_factor >= 1,
+       "search_factor 0 or >= 1, not " + shown(o.search_factor)},
+      {o.tune.block_width >= 1, "block_width >= 1, not " + std::to_string(o.tune.block_width)},
+      {o.tune.pipeline_blocks >= 1,
+       "pipeline_blocks >= 1, not " + std::to_string(o.tune.pipeline_blocks)}};
+  all.insert(all.end(), placed.begin(), placed.end());
+  require_each(comm, what, all);
 }
 
 /// [lower, upper] clipped to the spectral bounds (the window must lie in [−1, 1]).
@@ -328,8 +332,12 @@ EigenResult<T> run_window(const Matrix<T>& a, const KpmMoments& kpm, double lowe
 
 template <class T>
 EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const ChebfdOptions& o) {
-  check_options(a.comm(), o, !(lower < upper) || !std::isfinite(lower) || !std::isfinite(upper),
-                "chebfd", {lower, upper});
+  check_options(
+      a.comm(), o, "chebfd", {lower, upper},
+      {{a.rows() > 0, "a matrix of at least one row"},
+       {std::isfinite(lower) && std::isfinite(upper),
+        "a finite interval, not [" + shown(lower) + ", " + shown(upper) + "]"},
+       {lower < upper, "lower < upper, not [" + shown(lower) + ", " + shown(upper) + "]"}});
   require_hermitian(a, "chebfd");
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   if (upper < kpm.bounds.lower || lower > kpm.bounds.upper) {  // no eigenvalue there
@@ -343,8 +351,11 @@ EigenResult<T> chebfd(const Matrix<T>& a, double lower, double upper, const Cheb
 
 template <class T>
 EigenResult<T> chebfd_nearest(const Matrix<T>& a, double target, int k, const ChebfdOptions& o) {
-  check_options(a.comm(), o, k < 1 || k > a.rows() || !std::isfinite(target), "chebfd_nearest",
-                {target, static_cast<double>(k)});
+  check_options(a.comm(), o, "chebfd_nearest", {target, static_cast<double>(k)},
+                {{a.rows() > 0, "a matrix of at least one row"},
+                 {k >= 1 && k <= a.rows(),
+                  "1 <= k <= n (" + std::to_string(a.rows()) + "), not " + std::to_string(k)},
+                 {std::isfinite(target), "a finite target, not " + shown(target)}});
   require_hermitian(a, "chebfd_nearest");
   const KpmMoments kpm = kpm_moments(a, o.kpm);
   const double lower = kpm.bounds.lower, upper = kpm.bounds.upper, span = upper - lower;

@@ -3,9 +3,11 @@
 //   μ_{2m} = 2⟨v_m, v_m⟩ − μ_0,  μ_{2m+1} = 2⟨v_{m+1}, v_m⟩ − μ_1.
 // The per-rank dot products of all steps are summed over the ranks once, at the end.
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "core/instantiate.hpp"
+#include "core/require_each.hpp"
 #include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "tseig/error.hpp"
@@ -20,8 +22,10 @@ KpmMoments kpm_moments(const Matrix<T>& a, const KpmOptions& options) {
   append_bits(values, options.margin);
   append_bits(values, static_cast<double>(options.seed));
   require_same_options(a.comm(), values, "kpm_moments");
-  raise_if_any(a.comm(), options.moments < 2 || options.vectors < 1, ErrorCode::invalid_argument,
-               "kpm_moments: need at least 2 moments and 1 random vector");
+  require_each(a.comm(), "kpm_moments",
+               {{a.rows() > 0, "a matrix of at least one row"},
+                {options.moments >= 2, "moments >= 2, not " + std::to_string(options.moments)},
+                {options.vectors >= 1, "vectors >= 1, not " + std::to_string(options.vectors)}});
   require_hermitian(a, "kpm_moments");
   KpmMoments out;
   out.bounds = spectral_bounds(a, options.lanczos_steps, options.margin, options.seed + 1);

@@ -14,6 +14,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "core/require_each.hpp"
 #include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/block_ops.hpp"
 #include "sparse/solvers/lanczos_extremes.hpp"
@@ -87,8 +88,10 @@ RitzExtremes lanczos_extremes(const LinearOperator<T>& a, int steps, std::uint64
 template <class T>
 SpectralBounds spectral_bounds(const LinearOperator<T>& a, int steps, double margin,
                                std::uint64_t seed) {
-  raise_if_any(a.comm(), steps < 1 || !(margin >= 0) || a.rows() == 0, ErrorCode::invalid_argument,
-               "spectral_bounds: need steps >= 1, margin >= 0 and a non-empty matrix");
+  require_each(a.comm(), "spectral_bounds",
+               {{a.rows() > 0, "a matrix of at least one row"},
+                {steps >= 1, "lanczos steps >= 1, not " + std::to_string(steps)},
+                {margin >= 0, "margin >= 0, not " + shown(margin)}});
   const detail::RitzExtremes r = detail::lanczos_extremes(a, steps, seed);
   const double lower = r.lowest - r.lowest_residual, upper = r.highest + r.highest_residual;
   // A one-point spectrum (A = cI) still needs an interval of positive width, also when

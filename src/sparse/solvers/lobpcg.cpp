@@ -26,6 +26,7 @@
 
 #include "core/blas/host.hpp"
 #include "core/instantiate.hpp"
+#include "core/require_each.hpp"
 #include "sparse/dist/hermitian_check.hpp"
 #include "sparse/solvers/agree.hpp"
 #include "sparse/solvers/block_ops.hpp"
@@ -49,7 +50,7 @@ using detail::Timer;
 template <class T>
 int block_columns(const LobpcgOptions<T>& o, std::int64_t n) {
   const int guard = o.guard < 0 ? std::max(4, o.nev / 4) : o.guard;
-  return static_cast<int>(std::min<std::int64_t>(o.nev + guard, n));
+  return static_cast<int>(std::min<std::int64_t>(std::int64_t{o.nev} + guard, n));
 }
 
 /// lobpcg_recompute_hx's choice. Automatic: by a flop model that gives the same answer on
@@ -532,15 +533,21 @@ EigenResult<T> solve(const LinearOperator<T>& h, const LinearOperator<T>* s,
   append_tune(values, o.tune);
   require_same_options(h.comm(), values, "lobpcg");
   const VectorLayout& l = h.layout();
-  const bool bad = o.nev < 1 || o.nev > h.rows() || !(o.tol >= 0) || o.max_iterations < 0 ||
-                   (s && (s->layout().partition_key != l.partition_key)) ||
-                   (o.initial.cols() > 0 && o.initial.layout().partition_key != l.partition_key) ||
-                   o.initial.cols() > block_columns(o, h.rows()) ||
-                   o.tune.lobpcg_recompute_hx < -1 || o.tune.lobpcg_recompute_hx > 1;
-  raise_if_any(h.comm(), bad, ErrorCode::invalid_argument,
-               "lobpcg: need 1 <= nev <= n, tol >= 0, max_iterations >= 0, S and the initial "
-               "block on the operator's rows, at most nev + guard initial vectors and "
-               "tune.lobpcg_recompute_hx -1, 0 or 1");
+  const auto on_rows = [&](const VectorLayout& v) { return v.partition_key == l.partition_key; };
+  require_each(
+      h.comm(), "lobpcg",
+      {{o.nev >= 1 && o.nev <= h.rows(),
+        "1 <= nev <= n (" + std::to_string(h.rows()) + "), not " + std::to_string(o.nev)},
+       {o.tol >= 0, "tol >= 0, not " + shown(o.tol)},
+       {o.max_iterations >= 0, "max_iterations >= 0, not " + std::to_string(o.max_iterations)},
+       {!s || on_rows(s->layout()), "S on the operator's rows (the same row partition)"},
+       {o.initial.cols() == 0 || on_rows(o.initial.layout()),
+        "the initial block on the operator's rows (the same row partition)"},
+       {o.initial.cols() <= block_columns(o, h.rows()),
+        "at most nev + guard (" + std::to_string(block_columns(o, h.rows())) +
+            ") initial vectors, not " + std::to_string(o.initial.cols())},
+       {o.tune.lobpcg_recompute_hx >= -1 && o.tune.lobpcg_recompute_hx <= 1,
+        "tune.lobpcg_recompute_hx -1, 0 or 1, not " + std::to_string(o.tune.lobpcg_recompute_hx)}});
   if (h.matrix()) require_hermitian(*h.matrix(), "lobpcg (H)");
   if (s && s->matrix()) require_hermitian(*s->matrix(), "lobpcg (S)");
   // A level that fills the block may hold more pairs than the block has columns: then
