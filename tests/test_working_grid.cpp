@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "check_solve.hpp"
+#include "dense/sub_grids.hpp"
 #include "dense/working_grid.hpp"
 #include "test_util.hpp"
 
@@ -144,7 +145,7 @@ TYPED_TEST(WorkingGridSolve, MovedSolvesMatchLapack) {
           opt.grid_choice = GridChoice::as_given;
           StageTimes times;
           const std::vector<real_t<T>> w =
-              dense::solve_on_subgrid<T>(subgrids.get(grid, shape), work, &Z, times,
+              dense::solve_on_subgrid<T>(subgrids.get(grid, shape).get(), work, &Z, times,
                                          [&](DistMatrix<T>& M, DistMatrix<T>* V, StageTimes& t) {
                                            Eigensolver<T> es(opt);
                                            auto values = es.eigenvectors(M, *V);
@@ -174,13 +175,48 @@ TEST(WorkingGridErrors, AnErrorOfTheMovedSolveReachesEveryRank) {
   const Error e = error_of([&] {
     StageTimes times;
     dense::solve_on_subgrid<double>(
-        subgrids.get(grid, {1, 1}), A, nullptr, times,
+        subgrids.get(grid, {1, 1}).get(), A, nullptr, times,
         [](DistMatrix<double>&, DistMatrix<double>*, StageTimes&) -> std::vector<double> {
           throw Error(ErrorCode::numerical_failure, "from the sub-grid");
         });
   });
   EXPECT_EQ(e.code(), ErrorCode::numerical_failure);
   EXPECT_STREQ(e.what(), "from the sub-grid");
+}
+
+// The sub-grids are kept per process set: a new Grid over the same ranks (a DFT code may
+// make one per call) finds them (each new parent kept 14 communicators and 2 BLACS grids
+// alive before). A set one rank dropped, by its own use, is made anew on every rank: no
+// rank may skip the collectives the others run (a hang), and the new grid solves.
+TEST(WorkingGridErrors, SubGridsAreKeptPerProcessSet) {
+  const Grid grid(MPI_COMM_WORLD);
+  dense::SubGrids cache(1);
+  const auto first = cache.get(grid, {1, 1});
+  EXPECT_EQ(first != nullptr, grid.rank() == 0);
+  const Grid twin(MPI_COMM_WORLD);
+  EXPECT_EQ(cache.get(twin, {1, 1}), first);
+  EXPECT_EQ(cache.placement(twin).node.size(), static_cast<std::size_t>(grid.size()));
+  if (grid.rank() == 0) {  // with capacity 1 this drops the world's set on rank 0 only
+    const Grid alone(MPI_COMM_SELF);
+    EXPECT_NE(cache.get(alone, {1, 1}), nullptr);
+  }
+  const auto again = cache.get(grid, {1, 1});
+  EXPECT_EQ(again != nullptr, grid.rank() == 0);
+  if (grid.rank() == 0 && grid.size() > 1) {
+    EXPECT_NE(again, first);  // made anew
+  }
+  DistMatrix<double> A(grid, 30, 30, 4), Z(grid, 30, 30, 4);
+  generate::random_hermitian(A, 8);
+  const DistMatrix<double> kept = A.clone();
+  StageTimes times;
+  const std::vector<double> w = dense::solve_on_subgrid<double>(
+      again.get(), A, &Z, times, [](DistMatrix<double>& M, DistMatrix<double>* V, StageTimes&) {
+        EigensolverOptions opt;
+        opt.solver = Solver::one_stage;
+        return Eigensolver<double>(opt).eigenvectors(M, *V);
+      });
+  ASSERT_EQ(w.size(), 30u);
+  EXPECT_LE(accuracy::residual(kept, w, Z), accuracy_tolerance<double>(30));
 }
 
 template <class T>

@@ -137,9 +137,6 @@ struct EigensolverOptions {
 namespace tune {
 class ScfSearch;  // src/tune/scf_search.hpp
 }
-namespace dense {
-class SubGrids;  // src/dense/working_grid.hpp
-}
 
 template <class T>
 class TSEIG_API CholeskyFactor;  // tseig/generalized.hpp
@@ -224,8 +221,6 @@ class TSEIG_API Eigensolver {
   // The searches of the other signatures seen, by key: an SCF loop alternating two kinds
   // of call resumes each (a new search at every change never finished).
   std::map<std::string, std::shared_ptr<tune::ScfSearch>> other_searches_;
-  // The sub-grids solved on, kept: creating one is collective and costs communicators.
-  std::shared_ptr<dense::SubGrids> subgrids_;
   std::optional<ValidationReport> validation_;
 };
 

@@ -43,7 +43,7 @@ std::string array(const std::vector<double>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) s += ',';
-    s += json::number(v[i], "%.15g");
+    s += json::number(v[i]);  // 17 digits: the values read back exactly
   }
   return s + "]";
 }

@@ -15,7 +15,6 @@ struct Grid::State {
   int nprow = 1, npcol = 1, myrow = 0, mycol = 0, rank = 0;
   GridOrder order = GridOrder::row_major;
   int blacs = -1;
-  int blacs_system = -1;  // system handle of comm, when we created the BLACS grid
   bool owns_blacs = false;
 
   ~State() {
@@ -23,7 +22,6 @@ struct Grid::State {
     MPI_Finalized(&finalized);
     if (finalized) return;  // too late to free anything; the process is ending
     if (owns_blacs && blacs >= 0) scalapack::Cblacs_gridexit(blacs);
-    if (blacs_system >= 0) scalapack::Cfree_blacs_system_handle(blacs_system);
     for (MPI_Comm* c : {&row, &col, &comm})
       if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
   }
@@ -70,10 +68,15 @@ Grid::Grid(MPI_Comm comm, int nprow, int npcol, GridOrder order) {
 
   int me = 0, nprocs = 0;
   scalapack::Cblacs_pinfo(&me, &nprocs);  // initialises BLACS if the user did not
-  s->blacs_system = scalapack::Csys2blacs_handle(s->comm);
-  s->blacs = s->blacs_system;  // Cblacs_gridinit turns it into the grid's context
+  const int system = scalapack::Csys2blacs_handle(s->comm);
+  s->blacs = system;  // Cblacs_gridinit turns it into the grid's context
   scalapack::Cblacs_gridinit(&s->blacs, order == GridOrder::row_major ? "R" : "C", nprow, npcol);
   s->owns_blacs = true;
+  // The grid has its own communicators now. A system handle kept for the grid's life
+  // broke BLACS: once about 20 slots of its table are free it compacts the table and
+  // renumbers the handles in use, so later frees hit other slots (the application's
+  // own handles among them: "No system context", MPI_Abort).
+  scalapack::Cfree_blacs_system_handle(system);
   state_ = std::move(s);
 }
 

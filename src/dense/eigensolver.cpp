@@ -22,6 +22,7 @@
 #include "dense/stages/backtransform_householder/api.hpp"
 #include "dense/two_stage.hpp"
 #include "dense/validation.hpp"
+#include "dense/sub_grids.hpp"
 #include "dense/working_grid.hpp"
 #include "tseig/error.hpp"
 #include "tseig/linalg.hpp"
@@ -405,10 +406,13 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
     }
   };
   grid_used_ = working_grid(grid, solver, n, nev, Zs != nullptr, bs);
-  std::vector<real_t<T>> w =
-      grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()
-          ? run_solver(*W, Zs, times_)
-          : dense::solve_on_subgrid(subgrids_->get(grid, grid_used_), *W, Zs, times_, run_solver);
+  std::vector<real_t<T>> w;
+  if (grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()) {
+    w = run_solver(*W, Zs, times_);
+  } else {
+    const auto sub = dense::SubGrids::process_wide().get(grid, grid_used_);
+    w = dense::solve_on_subgrid(sub.get(), *W, Zs, times_, run_solver);
+  }
   for (auto& x : w) x = std::ldexp(x, -k);
   // Ranks outside a sub-grid did not solve; rank 0 always did.
   MPI_Bcast(&wanted.first, 1, MPI_INT, 0, comm);
@@ -445,9 +449,8 @@ GridShape Eigensolver<T>::working_grid(const Grid& grid, Solver solver, int n, i
   const GridShape given{grid.nprow(), grid.npcol()};
   // The SCF search times candidates on the caller's grid.
   if (options_.grid_choice != GridChoice::automatic || scf_ || grid.size() == 1) return given;
-  if (!subgrids_) subgrids_ = std::make_shared<dense::SubGrids>();
   const dense::GridProblem problem{solver, type_letter<T>(), n, nev, vectors, nb};
-  return dense::plan_working_grid(problem, given, subgrids_->placement(grid));
+  return dense::plan_working_grid(problem, given, dense::SubGrids::process_wide().placement(grid));
 }
 
 template <class T>

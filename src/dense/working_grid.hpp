@@ -6,30 +6,15 @@
 // wait. Deterministic: the same problem on the same launch takes the same grid, so the
 // results stay reproducible.
 #include <functional>
-#include <map>
 #include <vector>
 
+#include "dense/rank_placement.hpp"
 #include "tseig/eigensolver.hpp"
 #include "tseig/grid.hpp"
 #include "tseig/matrix.hpp"
 #include "tseig/stage_times.hpp"
 
 namespace tseig::dense {
-
-/// Where the ranks of a communicator run: node and cores of each rank (the cores its
-/// node's ranks may run on, the union of their affinity masks).
-struct RankPlacement {
-  std::vector<int> node;   ///< per rank: index of its node
-  std::vector<int> cores;  ///< per node: cores its ranks may use
-  /// The most ranks per core on any node when the first p ranks run.
-  double oversubscription(int p) const;
-  int nodes(int p) const;                          ///< nodes the first p ranks are on
-  int most_ranks_per_node(int p) const;            ///< of the first p ranks
-  std::map<int, int> ranks_per_node(int p) const;  ///< node → how many of the first p ranks
-};
-
-/// Collective over comm; every rank returns the same placement.
-RankPlacement rank_placement(MPI_Comm comm);
 
 /// A problem as the plan sees it.
 struct GridProblem {
@@ -50,28 +35,6 @@ double predicted_seconds(const GridProblem& problem, GridShape shape, GridShape 
 /// `given` unless another is predicted at least 10 % faster.
 GridShape plan_working_grid(const GridProblem& problem, GridShape given,
                             const RankPlacement& placement);
-
-/// Sub-grids of the first ranks of a grid, created once each (collective over the
-/// parent grid) and kept, as a solver is called thousands of times on the same grid.
-class SubGrids {
- public:
-  /// Collective over parent's communicator: the grid of the first nprow·npcol ranks on
-  /// those ranks, nullptr on the others.
-  const Grid* get(const Grid& parent, GridShape shape);
-  /// Collective over comm, computed on the first call.
-  const RankPlacement& placement(const Grid& parent);
-
- private:
-  struct Entry {
-    Grid parent;
-    GridShape shape;
-    Grid sub;
-    bool member = false;
-  };
-  std::vector<Entry> entries_;
-  Grid placement_of_;
-  RankPlacement placement_;
-};
 
 /// A solve on the sub-grid: A (N×N) and Z (N×≥count, or nullptr) laid out there; returns
 /// the count eigenvalues found, their vectors in Z's first columns.

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -72,6 +75,35 @@ JsonValue parse_cache(const std::string& text) {
   const JsonValue* entries = doc.find("entries");
   if (!entries || !entries->is(JsonValue::Kind::object))
     throw Error(ErrorCode::io_error, "'entries' is missing or not an object");
+  return doc;
+}
+
+// The parsed cache at `path`, kept while the file stays the same (device, inode, size,
+// modification time): Solver::automatic looks it up on every call, and a cache of
+// thousands of entries took 32 ms to read and parse each time. nullptr: no file there.
+std::shared_ptr<const JsonValue> parsed_cache(const std::string& path) {
+  struct Kept {
+    struct stat st {};
+    std::shared_ptr<const JsonValue> doc;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Kept> kept;
+  struct stat st {};
+  const bool present = ::stat(path.c_str(), &st) == 0;
+  const auto same = [&](const struct stat& a) {
+    return a.st_dev == st.st_dev && a.st_ino == st.st_ino && a.st_size == st.st_size &&
+           a.st_mtim.tv_sec == st.st_mtim.tv_sec && a.st_mtim.tv_nsec == st.st_mtim.tv_nsec;
+  };
+  {
+    const std::lock_guard lock(mutex);
+    const auto it = kept.find(path);
+    if (present && it != kept.end() && same(it->second.st)) return it->second.doc;
+  }
+  std::string text;
+  if (!read_text(path, text)) return nullptr;
+  auto doc = std::make_shared<const JsonValue>(parse_cache(text));
+  const std::lock_guard lock(mutex);
+  if (present) kept[path] = Kept{st, doc};
   return doc;
 }
 
@@ -166,14 +198,11 @@ std::optional<JsonValue> cache_lookup_entry(MPI_Comm comm, const std::string& pa
   std::string found;  // the entry as JSON, on rank 0
   if (rank_of(comm) == 0) {
     try {
-      std::string text;
-      if (read_text(path, text)) {
-        const JsonValue doc = parse_cache(text);
-        if (const JsonValue* entry = doc.find("entries")->find(key)) {
+      if (const auto doc = parsed_cache(path))
+        if (const JsonValue* entry = doc->find("entries")->find(key)) {
           check(*entry);
           found = entry->dump();
         }
-      }
     } catch (const Error& e) {
       warn_once(path, e.what());
     }

@@ -108,6 +108,29 @@ TEST(TuneCache, StoresKeepLinksAndLeaveOtherFilesAlone) {
   rmdir(dir);
 }
 
+// A lookup keeps the parsed file while it stays the same (a large cache was read and
+// parsed on every solve) and sees every store, a rewrite in place and a removal.
+TEST(TuneCache, LookupsSeeEveryChangeOfTheFile) {
+  char dir[] = "/tmp/tseig_tune_memo_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/cache.json";
+  const auto x = [&]() -> double {
+    const auto e = tune::cache_lookup_entry(MPI_COMM_SELF, path, "k", [](const JsonValue&) {});
+    return e ? e->number_or("x", -1) : 0;
+  };
+  EXPECT_EQ(x(), 0);
+  ASSERT_TRUE(tune::store_entry_locked(path, "k", R"({"x":1})"));
+  EXPECT_EQ(x(), 1);
+  EXPECT_EQ(x(), 1);
+  ASSERT_TRUE(tune::store_entry_locked(path, "k", R"({"x":2})"));
+  EXPECT_EQ(x(), 2);
+  std::ofstream(path, std::ios::trunc) << R"({"tseig_tune_format":1,"entries":{"k":{"x":33}}})";
+  EXPECT_EQ(x(), 33);
+  std::remove(path.c_str());
+  EXPECT_EQ(x(), 0);
+  rmdir(dir);
+}
+
 TEST(TuneCache, StoresOfJobsSharingTheFileAreAllKept) {
   // Threads stand for jobs: each store opens the directory on its own, so their locks
   // exclude each other as other processes' do.
