@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <vector>
 
 #include "core/blas/scalapack.hpp"
 #include "core/collectives.hpp"
@@ -94,6 +95,26 @@ TEST(Grid, FromBlacsKeepsTheUsersGrid) {
     }
     scalapack::Cblacs_gridexit(ctxt);  // still the user's to free
   }
+}
+
+// Many grids alive at once leave the application's BLACS system handles alone. A grid
+// kept its system handle until destroyed: with about 20 slots free again, BLACS compacted
+// its table and renumbered the handles in use, so the grids freed other slots and the
+// application's own handle was gone ("No system context", MPI_Abort).
+TEST(Grid, ManyGridsLeaveTheApplicationsBlacsHandles) {
+  MPI_Comm mine = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &mine);
+  {
+    std::vector<Grid> grids;
+    for (int k = 0; k < 25; ++k) grids.emplace_back(MPI_COMM_WORLD);
+    const int handle = scalapack::Csys2blacs_handle(mine);
+    grids.clear();
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(scalapack::Cblacs2sys_handle(handle), mine, &same);
+    EXPECT_EQ(same, MPI_IDENT);
+    scalapack::Cfree_blacs_system_handle(handle);
+  }
+  MPI_Comm_free(&mine);
 }
 
 TEST(Grid, BadShapeRaisesOnEveryRank) {

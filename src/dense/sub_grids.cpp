@@ -17,9 +17,8 @@ std::shared_ptr<SubGrids::ProcessSet> SubGrids::set_of(const Grid& parent) {
   {
     const std::lock_guard lock(mutex_);
     // MPI_Comm_compare is local: congruent communicators hold the same ranks in order.
-    const auto it = std::find_if(sets_.begin(), sets_.end(), [&](const auto& s) {
-      return s->parent.same_processes(parent);
-    });
+    const auto it = std::find_if(sets_.begin(), sets_.end(),
+                                 [&](const auto& s) { return s->parent.same_processes(parent); });
     if (it != sets_.end()) {
       set = *it;
       sets_.erase(it);
