@@ -4,6 +4,8 @@
 // GridChoice through the public API.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "check_solve.hpp"
 #include "dense/sub_grids.hpp"
 #include "dense/working_grid.hpp"
@@ -217,6 +219,24 @@ TEST(WorkingGridErrors, SubGridsAreKeptPerProcessSet) {
       });
   ASSERT_EQ(w.size(), 30u);
   EXPECT_LE(accuracy::residual(kept, w, Z), accuracy_tolerance<double>(30));
+}
+
+// Two caches stand for two threads' (each thread keeps its own, so that two threads
+// solving at once never share a sub-grid's communicators): rank 0 gets the sub-grid
+// through one, the others through the other, then all through the first, where only rank
+// 0 has it. Every rank must then make it anew: a rank returning its kept grid while the
+// others split the communicator hung (the threads of one rank diverged like this).
+TEST(WorkingGridErrors, KeptShapesAreAgreedOnByEveryRank) {
+  const Grid grid(MPI_COMM_WORLD);
+  dense::SubGrids first, second;
+  (void)first.placement(grid);
+  (void)(grid.rank() == 0 ? first : second).get(grid, {1, 1});
+  const auto sub = first.get(grid, {1, 1});
+  EXPECT_EQ(sub != nullptr, grid.rank() == 0);
+  EXPECT_EQ(first.get(grid, {1, 1}), sub);
+  dense::SubGrids* other_thread = nullptr;
+  std::thread([&] { other_thread = &dense::SubGrids::this_thread(); }).join();
+  EXPECT_NE(other_thread, &dense::SubGrids::this_thread());
 }
 
 template <class T>

@@ -5,39 +5,43 @@
 
 namespace tseig::dense {
 
-SubGrids& SubGrids::process_wide() {
-  // Never destroyed: its grids would be freed after MPI_Finalize (or during exit handlers
-  // of a program that never finalizes).
-  static SubGrids* const cache = new SubGrids;
-  return *cache;
+namespace {
+
+/// Collective: true where `here` holds on every rank of comm. What each rank keeps
+/// depends on its own calls (other communicators, other threads), so a rank that finds
+/// a kept grid must not skip a collective that another rank, which lacks it, runs.
+bool on_every_rank(MPI_Comm comm, bool here) {
+  int all = here ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all != 0;
+}
+
+}  // namespace
+
+SubGrids& SubGrids::this_thread() {
+  // Destroyed when the thread ends; the main thread's after main() returns, when MPI is
+  // finalized and a Grid frees nothing.
+  thread_local SubGrids cache;
+  return cache;
 }
 
 std::shared_ptr<SubGrids::ProcessSet> SubGrids::set_of(const Grid& parent) {
+  // MPI_Comm_compare is local: congruent communicators hold the same ranks in order.
+  const auto it = std::find_if(sets_.begin(), sets_.end(),
+                               [&](const auto& s) { return s->parent.same_processes(parent); });
   std::shared_ptr<ProcessSet> set;
-  {
-    const std::lock_guard lock(mutex_);
-    // MPI_Comm_compare is local: congruent communicators hold the same ranks in order.
-    const auto it = std::find_if(sets_.begin(), sets_.end(),
-                                 [&](const auto& s) { return s->parent.same_processes(parent); });
-    if (it != sets_.end()) {
-      set = *it;
-      sets_.erase(it);
-      sets_.push_back(set);
-    }
+  if (it != sets_.end()) {
+    set = *it;
+    sets_.erase(it);
   }
-  // A set one rank dropped (its own use decides what it drops) is made anew everywhere,
-  // so that no rank skips a collective the others run.
-  int everywhere = set ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, parent.comm());
-  if (everywhere) return set;
-  auto fresh = std::make_shared<ProcessSet>();
-  fresh->parent = parent;
-  fresh->placement = rank_placement(parent.comm());
-  const std::lock_guard lock(mutex_);
-  std::erase(sets_, set);
-  sets_.push_back(fresh);
+  if (!on_every_rank(parent.comm(), set != nullptr)) {
+    set = std::make_shared<ProcessSet>();
+    set->parent = parent;
+    set->placement = rank_placement(parent.comm());
+  }
+  sets_.push_back(set);
   while (sets_.size() > std::max<std::size_t>(capacity_, 1)) sets_.pop_front();
-  return fresh;
+  return set;
 }
 
 RankPlacement SubGrids::placement(const Grid& parent) {
@@ -46,12 +50,10 @@ RankPlacement SubGrids::placement(const Grid& parent) {
 
 std::shared_ptr<const Grid> SubGrids::get(const Grid& parent, GridShape shape) {
   const std::shared_ptr<ProcessSet> set = set_of(parent);
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [kept, sub] : set->subs)
-      if (kept.nprow == shape.nprow && kept.npcol == shape.npcol) return sub;
-  }
-  // Every rank of the set has the same shapes in it: they were added collectively.
+  auto kept = std::find_if(set->subs.begin(), set->subs.end(), [&](const auto& s) {
+    return s.first.nprow == shape.nprow && s.first.npcol == shape.npcol;
+  });
+  if (on_every_rank(parent.comm(), kept != set->subs.end())) return kept->second;
   const int p = shape.nprow * shape.npcol;
   const bool member = parent.rank() < p;
   MPI_Comm comm = MPI_COMM_NULL;
@@ -61,8 +63,10 @@ std::shared_ptr<const Grid> SubGrids::get(const Grid& parent, GridShape shape) {
     sub = std::make_shared<const Grid>(comm, shape.nprow, shape.npcol);
     MPI_Comm_free(&comm);
   }
-  const std::lock_guard lock(mutex_);
-  set->subs.emplace_back(shape, sub);
+  if (kept != set->subs.end())
+    kept->second = sub;
+  else
+    set->subs.emplace_back(shape, sub);
   return sub;
 }
 

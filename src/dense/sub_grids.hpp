@@ -4,7 +4,6 @@
 // same ranks, often through a new Grid, Eigensolver or C handle each call.
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -20,8 +19,10 @@ class SubGrids {
   /// communicators): more drop the least recently used, with its grids.
   explicit SubGrids(std::size_t capacity = 4) : capacity_(capacity) {}
 
-  /// The cache every Eigensolver of this process shares.
-  static SubGrids& process_wide();
+  /// The cache of the calling thread, which every Eigensolver it runs shares. One per
+  /// thread: two threads solving at once over the same ranks (each on its own
+  /// communicator) must not run collectives on one sub-grid's communicators.
+  static SubGrids& this_thread();
 
   /// Collective over parent's communicator: where its ranks run.
   RankPlacement placement(const Grid& parent);
@@ -36,12 +37,12 @@ class SubGrids {
     RankPlacement placement;
     std::vector<std::pair<GridShape, std::shared_ptr<const Grid>>> subs;  ///< nullptr: not a member
   };
+
   /// Collective over parent's communicator: its process set, made anew on every rank
   /// where any rank lacks it, so that all ranks take the same collective path.
   std::shared_ptr<ProcessSet> set_of(const Grid& parent);
 
   std::size_t capacity_;
-  std::mutex mutex_;  ///< guards sets_ and each set's subs; never held across MPI calls
   std::deque<std::shared_ptr<ProcessSet>> sets_;  ///< most recently used last
 };
 
