@@ -234,9 +234,16 @@ TEST(WorkingGridErrors, KeptShapesAreAgreedOnByEveryRank) {
   const auto sub = first.get(grid, {1, 1});
   EXPECT_EQ(sub != nullptr, grid.rank() == 0);
   EXPECT_EQ(first.get(grid, {1, 1}), sub);
-  dense::SubGrids* other_thread = nullptr;
-  std::thread([&] { other_thread = &dense::SubGrids::this_thread(); }).join();
-  EXPECT_NE(other_thread, &dense::SubGrids::this_thread());
+  // A thread's cache is shared while someone holds it, and freed with the last holder
+  // (all Eigensolvers and C handles gone: then Cblacs_exit ends no context still kept).
+  const std::shared_ptr<dense::SubGrids> mine = dense::SubGrids::this_thread();
+  EXPECT_EQ(dense::SubGrids::this_thread(), mine);
+  std::shared_ptr<dense::SubGrids> other_thread;
+  std::thread([&] { other_thread = dense::SubGrids::this_thread(); }).join();
+  EXPECT_NE(other_thread, mine);
+  const std::weak_ptr<dense::SubGrids> released = other_thread;
+  other_thread.reset();
+  EXPECT_TRUE(released.expired());
 }
 
 template <class T>

@@ -137,6 +137,9 @@ struct EigensolverOptions {
 namespace tune {
 class ScfSearch;  // src/tune/scf_search.hpp
 }
+namespace dense {
+class SubGrids;  // src/dense/sub_grids.hpp
+}
 
 template <class T>
 class TSEIG_API CholeskyFactor;  // tseig/generalized.hpp
@@ -221,6 +224,8 @@ class TSEIG_API Eigensolver {
   // The searches of the other signatures seen, by key: an SCF loop alternating two kinds
   // of call resumes each (a new search at every change never finished).
   std::map<std::string, std::shared_ptr<tune::ScfSearch>> other_searches_;
+  // The calling thread's sub-grids (GridChoice::automatic), kept alive while this solver is.
+  std::shared_ptr<dense::SubGrids> subgrids_;
   std::optional<ValidationReport> validation_;
 };
 

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "capi/boundary.hpp"
+#include "dense/sub_grids.hpp"
 #include "tseig/eigensolver.hpp"
 #include "tseig/generalized.hpp"
 
@@ -36,6 +37,8 @@ struct tseig_handle {
   bool autotune = false;
   std::string autotune_state;
   tseig::Grid grid;
+  /// The sub-grids of the solves with grid_choice "auto", kept while the handle lives.
+  mutable std::shared_ptr<tseig::dense::SubGrids> subgrids;
   /// Empty, or the factor of the last generalized call's B (of that call's scalar type).
   std::variant<std::monostate, tseig::capi::KeptFactor<float>, tseig::capi::KeptFactor<double>,
                tseig::capi::KeptFactor<std::complex<float>>,
@@ -87,6 +90,7 @@ DistMatrix<T> square_view(const tseig_handle& h, const T* local, const char* nam
 /// search when autotuning is on.
 template <class T>
 Eigensolver<T> handle_solver(const tseig_handle& h) {
+  h.subgrids = dense::SubGrids::this_thread();
   Eigensolver<T> solver(solver_options(h));
   if (h.autotune) {
     if (h.autotune_state.empty())

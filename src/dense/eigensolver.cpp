@@ -410,7 +410,7 @@ std::vector<real_t<T>> Eigensolver<T>::solve(DistMatrix<T>& A, DistMatrix<T>* Z,
   if (grid_used_.nprow == grid.nprow() && grid_used_.npcol == grid.npcol()) {
     w = run_solver(*W, Zs, times_);
   } else {
-    const auto sub = dense::SubGrids::this_thread().get(grid, grid_used_);
+    const auto sub = subgrids_->get(grid, grid_used_);
     w = dense::solve_on_subgrid(sub.get(), *W, Zs, times_, run_solver);
   }
   for (auto& x : w) x = std::ldexp(x, -k);
@@ -450,7 +450,8 @@ GridShape Eigensolver<T>::working_grid(const Grid& grid, Solver solver, int n, i
   // The SCF search times candidates on the caller's grid.
   if (options_.grid_choice != GridChoice::automatic || scf_ || grid.size() == 1) return given;
   const dense::GridProblem problem{solver, type_letter<T>(), n, nev, vectors, nb};
-  return dense::plan_working_grid(problem, given, dense::SubGrids::this_thread().placement(grid));
+  subgrids_ = dense::SubGrids::this_thread();
+  return dense::plan_working_grid(problem, given, subgrids_->placement(grid));
 }
 
 template <class T>

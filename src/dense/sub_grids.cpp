@@ -18,10 +18,13 @@ bool on_every_rank(MPI_Comm comm, bool here) {
 
 }  // namespace
 
-SubGrids& SubGrids::this_thread() {
-  // Destroyed when the thread ends; the main thread's after main() returns, when MPI is
-  // finalized and a Grid frees nothing.
-  thread_local SubGrids cache;
+std::shared_ptr<SubGrids> SubGrids::this_thread() {
+  thread_local std::weak_ptr<SubGrids> current;
+  std::shared_ptr<SubGrids> cache = current.lock();
+  if (!cache) {
+    cache = std::make_shared<SubGrids>();
+    current = cache;
+  }
   return cache;
 }
 

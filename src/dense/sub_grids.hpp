@@ -19,10 +19,11 @@ class SubGrids {
   /// communicators): more drop the least recently used, with its grids.
   explicit SubGrids(std::size_t capacity = 4) : capacity_(capacity) {}
 
-  /// The cache of the calling thread, which every Eigensolver it runs shares. One per
-  /// thread: two threads solving at once over the same ranks (each on its own
-  /// communicator) must not run collectives on one sub-grid's communicators.
-  static SubGrids& this_thread();
+  /// The cache of the calling thread, which every Eigensolver and C handle it runs
+  /// shares and keeps: it lives while one of them does, so destroying them all frees its
+  /// grids (before Cblacs_exit, say, which ends every BLACS context). One per thread: two
+  /// threads solving at once over the same ranks must not share a sub-grid.
+  static std::shared_ptr<SubGrids> this_thread();
 
   /// Collective over parent's communicator: where its ranks run.
   RankPlacement placement(const Grid& parent);
