@@ -12,6 +12,8 @@
 #include <new>
 #include <unordered_map>
 
+#include "core/sanitizer.hpp"
+
 namespace tseig {
 
 namespace {
@@ -24,13 +26,6 @@ constexpr std::size_t min_cached = std::size_t(1) << 20;
 // system" would then stay resident and raise the next stage's peak (the divide &
 // conquer's lower merges left ≈ 1× the local eigenvector block behind at the top one).
 // Under AddressSanitizer they stay with malloc, which it checks for overruns.
-#if defined(__SANITIZE_ADDRESS__)
-#define TSEIG_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TSEIG_ASAN 1
-#endif
-#endif
 #if defined(TSEIG_ASAN)
 void* map_block(std::size_t bytes) {
   return std::malloc(bytes);
