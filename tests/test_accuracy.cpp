@@ -99,6 +99,36 @@ TYPED_TEST(Accuracy, PerturbedEigenvectorGivesTheExpectedValues) {
     }
 }
 
+// H = σ·diag(d), S = σ·I (so λ_i = d_i) and Z = (I + δ(e_p + e_r)e_qᵀ)/√σ, S-normalized
+// but for column q: its residual ‖(H − λ_q S)z_q‖ / ((‖H‖₁ + |λ_q|‖S‖₁)‖z_q‖) is
+// |δ|·√(dp² + dr²) / ((8 + |d_q|)·√(1 + 2|δ|²)), the other columns' 0, for any σ. Near
+// overflow z's entries are so small that the residual's squares would underflow.
+TYPED_TEST(Accuracy, GeneralizedResidualOfScaledProblems) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  using limits = std::numeric_limits<R>;
+  const int p = 11, r = 12, q = 2;
+  const double d = std::abs(delta<T>());
+  const double dp = diagonal_value<double>(p) - diagonal_value<double>(q);
+  const double dr = diagonal_value<double>(r) - diagonal_value<double>(q);
+  const double dq = std::abs(diagonal_value<double>(q));
+  const double expected = d * std::sqrt(dp * dp + dr * dr) / ((8 + dq) * std::sqrt(1 + 2 * d * d));
+  // Even powers of two, so that 1/√σ is exact.
+  for (int e : {0, limits::max_exponent - 6, limits::min_exponent + 1}) {
+    const R sigma = std::ldexp(R(1), e), root = std::ldexp(R(1), -e / 2);
+    for (const Grid& g : test::test_grids()) {
+      DistMatrix<T> H = diagonal<T>(g, 1, sigma), S(g, kN, kN, 1), Z(g, kN, kN, 1);
+      S.fill([=](int i, int j) { return i == j ? T(sigma) : T(0); });
+      Z.fill([=](int i, int j) {
+        if (i == j) return T(root);
+        return j == q && (i == p || i == r) ? delta<T>() * root : T(0);
+      });
+      const double res = accuracy::generalized_residual(H, S, diagonal_eigenvalues<T>(kN), Z);
+      EXPECT_NEAR(res, expected, 10 * test::eps<T>() * expected) << "σ = 2^" << e;
+    }
+  }
+}
+
 TYPED_TEST(Accuracy, WrongEigenvalueIsSeen) {
   using T = TypeParam;
   Grid g = test::test_grids().front();

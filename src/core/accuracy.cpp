@@ -152,15 +152,26 @@ real_t<T> generalized_residual(const DistMatrix<T>& H, const DistMatrix<T>& S,
   const DistMatrix<T> HZ = times(H, Zw, nev), SZ = times(S, Zw, nev);
   const R hnorm = scalapack::plange<T>('O', n, n, H.data(), 1, 1, H.desc());
   const R snorm = scalapack::plange<T>('O', n, n, S.data(), 1, 1, S.desc());
-  // Per column: squared norms of the scaled residual and of z, summed over the column.
+  // Per column, every entry is divided by the column's largest |z_i| before squaring: z is
+  // S-normalized, so a large S (‖S‖ = 1e30 in single precision) makes its entries so small
+  // that the squares of the residual's underflowed (a residual of 0), a tiny S so large
+  // that those of z overflowed.
+  std::vector<R> zmax(static_cast<std::size_t>(HZ.local_cols()), R(0));
+  for (int lj = 0; lj < HZ.local_cols(); ++lj)
+    for (int li = 0; li < HZ.local_rows(); ++li)
+      zmax[lj] = nan_max(zmax[lj], std::abs(Zw.local(li, lj)));
+  MPI_Allreduce(MPI_IN_PLACE, zmax.data(), static_cast<int>(zmax.size()), mpi_type<R>(), MPI_MAX,
+                grid.col_comm());
+  // Squared norms of the scaled residual and of z, summed over the process column.
   std::vector<R> sums(2 * static_cast<std::size_t>(HZ.local_cols()), R(0));
   for (int lj = 0; lj < HZ.local_cols(); ++lj) {
     const R lambda = w[HZ.global_col(lj)];
     R scale = hnorm + std::abs(lambda) * snorm;
     if (!(scale > 0)) scale = 1;
+    const R z = zmax[lj] > 0 ? zmax[lj] : R(1);
     for (int li = 0; li < HZ.local_rows(); ++li) {
-      sums[2 * lj] += std::norm((HZ.local(li, lj) - lambda * SZ.local(li, lj)) / scale);
-      sums[2 * lj + 1] += std::norm(Zw.local(li, lj));
+      sums[2 * lj] += std::norm((HZ.local(li, lj) - lambda * SZ.local(li, lj)) / scale / z);
+      sums[2 * lj + 1] += std::norm(Zw.local(li, lj) / z);
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), mpi_type<R>(), MPI_SUM,
