@@ -52,6 +52,10 @@ module tseig
   integer, parameter, public :: TSEIG_ERROR_FACTOR_MISMATCH = 107
   integer, parameter, public :: TSEIG_ERROR_INTERNAL = 199
 
+  ! What an array must hold, for sized(): the local part of an na x na matrix, or na values.
+  integer, parameter :: ll = c_long_long
+  integer(ll), parameter :: LOCAL_PART = -1, NA_VALUES = -2
+
   public :: tseig_strerror, tseig_capabilities
 
   !> A tseig handle (tseig_handle_t* of the C API).
@@ -130,7 +134,23 @@ contains
     end if
   end subroutine
 
-  !> Detailed message of the last call on this handle ("" after success).
+  ! Collective: whether the arrays (names separated by blanks) hold what the call needs
+  ! (LOCAL_PART, NA_VALUES or a count). C pointers carry no sizes, so this is the one place
+  ! where an array too small is seen; if one is, the error is handed on as the call's own.
+  logical function sized(self, what, error, names, have, need)
+    class(tseig_t), intent(in) :: self
+    character(len=*), intent(in) :: what, names
+    integer, intent(out), optional :: error
+    integer(c_long_long), intent(in) :: have(:), need(:)
+    integer(c_int) :: code
+    code = c_check_sizes(self%handle, int(size(have), c_int), c_string(names), have, need)
+    sized = code == TSEIG_OK
+    if (.not. sized) call finish(self, code, what, error)
+  end function
+
+  !> Detailed message of the last call on this handle ("" after success). On a handle not
+  !> created (a null one), the message of this thread's last failed drop-in call, which a
+  !> drop-in call that succeeds leaves as it was (tseig.h).
   function tseig_last_error_message_(self) result(text)
     class(tseig_t), intent(in) :: self
     character(len=:), allocatable :: text
@@ -266,6 +286,9 @@ contains
     real(c_double), intent(inout), contiguous :: a(:, :), q(:, :)
     real(c_double), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvectors", error, "a ev q", &
+                    [size(a, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_eigenvectors_d(self%handle, a, ev, q), "eigenvectors", error)
   end subroutine
 
@@ -274,6 +297,9 @@ contains
     real(c_double), intent(inout), contiguous :: a(:, :)
     real(c_double), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvalues", error, "a ev", &
+                    [size(a, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES])) return
     call finish(self, c_eigenvalues_d(self%handle, a, ev), "eigenvalues", error)
   end subroutine
 
@@ -284,6 +310,9 @@ contains
     real(c_double), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvectors", error, "a b ev q", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_generalized_eigenvectors_d(self%handle, a, b, ev, q, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
   end subroutine
@@ -295,6 +324,9 @@ contains
     real(c_double), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvalues", error, "a b ev", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES])) return
     call finish(self, c_generalized_eigenvalues_d(self%handle, a, b, ev, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
   end subroutine
@@ -303,6 +335,9 @@ contains
     class(tseig_t), intent(inout) :: self
     real(c_double), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "cholesky", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_cholesky_d(self%handle, a), "cholesky", error)
   end subroutine
 
@@ -310,6 +345,9 @@ contains
     class(tseig_t), intent(inout) :: self
     real(c_double), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "invert_triangular", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_invert_triangular_d(self%handle, a), "invert_triangular", error)
   end subroutine
 
@@ -326,6 +364,9 @@ contains
     ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
     ua = uplo_a
     uc = uplo_c
+    if (.not. sized(self, "hermitian_multiply", error, "a b c", &
+                    [size(a, kind=ll), size(b, kind=ll), size(c, kind=ll)], &
+                    [LOCAL_PART, int(nrows_b, ll) * ncols_b, int(nrows_c, ll) * ncols_c])) return
     call finish(self, c_hermitian_multiply_d(self%handle, ua, uc, int(ncb, c_int), a, b, &
                 int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
                 int(ncols_c, c_int)), "hermitian_multiply", error)
@@ -336,6 +377,9 @@ contains
     real(c_float), intent(inout), contiguous :: a(:, :), q(:, :)
     real(c_float), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvectors", error, "a ev q", &
+                    [size(a, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_eigenvectors_f(self%handle, a, ev, q), "eigenvectors", error)
   end subroutine
 
@@ -344,6 +388,9 @@ contains
     real(c_float), intent(inout), contiguous :: a(:, :)
     real(c_float), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvalues", error, "a ev", &
+                    [size(a, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES])) return
     call finish(self, c_eigenvalues_f(self%handle, a, ev), "eigenvalues", error)
   end subroutine
 
@@ -354,6 +401,9 @@ contains
     real(c_float), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvectors", error, "a b ev q", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_generalized_eigenvectors_f(self%handle, a, b, ev, q, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
   end subroutine
@@ -365,6 +415,9 @@ contains
     real(c_float), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvalues", error, "a b ev", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES])) return
     call finish(self, c_generalized_eigenvalues_f(self%handle, a, b, ev, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
   end subroutine
@@ -373,6 +426,9 @@ contains
     class(tseig_t), intent(inout) :: self
     real(c_float), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "cholesky", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_cholesky_f(self%handle, a), "cholesky", error)
   end subroutine
 
@@ -380,6 +436,9 @@ contains
     class(tseig_t), intent(inout) :: self
     real(c_float), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "invert_triangular", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_invert_triangular_f(self%handle, a), "invert_triangular", error)
   end subroutine
 
@@ -396,6 +455,9 @@ contains
     ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
     ua = uplo_a
     uc = uplo_c
+    if (.not. sized(self, "hermitian_multiply", error, "a b c", &
+                    [size(a, kind=ll), size(b, kind=ll), size(c, kind=ll)], &
+                    [LOCAL_PART, int(nrows_b, ll) * ncols_b, int(nrows_c, ll) * ncols_c])) return
     call finish(self, c_hermitian_multiply_f(self%handle, ua, uc, int(ncb, c_int), a, b, &
                 int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
                 int(ncols_c, c_int)), "hermitian_multiply", error)
@@ -406,6 +468,9 @@ contains
     complex(c_double_complex), intent(inout), contiguous :: a(:, :), q(:, :)
     real(c_double), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvectors", error, "a ev q", &
+                    [size(a, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_eigenvectors_z(self%handle, a, ev, q), "eigenvectors", error)
   end subroutine
 
@@ -414,6 +479,9 @@ contains
     complex(c_double_complex), intent(inout), contiguous :: a(:, :)
     real(c_double), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvalues", error, "a ev", &
+                    [size(a, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES])) return
     call finish(self, c_eigenvalues_z(self%handle, a, ev), "eigenvalues", error)
   end subroutine
 
@@ -424,6 +492,9 @@ contains
     real(c_double), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvectors", error, "a b ev q", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_generalized_eigenvectors_z(self%handle, a, b, ev, q, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
   end subroutine
@@ -435,6 +506,9 @@ contains
     real(c_double), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvalues", error, "a b ev", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES])) return
     call finish(self, c_generalized_eigenvalues_z(self%handle, a, b, ev, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
   end subroutine
@@ -443,6 +517,9 @@ contains
     class(tseig_t), intent(inout) :: self
     complex(c_double_complex), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "cholesky", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_cholesky_z(self%handle, a), "cholesky", error)
   end subroutine
 
@@ -450,6 +527,9 @@ contains
     class(tseig_t), intent(inout) :: self
     complex(c_double_complex), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "invert_triangular", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_invert_triangular_z(self%handle, a), "invert_triangular", error)
   end subroutine
 
@@ -466,6 +546,9 @@ contains
     ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
     ua = uplo_a
     uc = uplo_c
+    if (.not. sized(self, "hermitian_multiply", error, "a b c", &
+                    [size(a, kind=ll), size(b, kind=ll), size(c, kind=ll)], &
+                    [LOCAL_PART, int(nrows_b, ll) * ncols_b, int(nrows_c, ll) * ncols_c])) return
     call finish(self, c_hermitian_multiply_z(self%handle, ua, uc, int(ncb, c_int), a, b, &
                 int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
                 int(ncols_c, c_int)), "hermitian_multiply", error)
@@ -476,6 +559,9 @@ contains
     complex(c_float_complex), intent(inout), contiguous :: a(:, :), q(:, :)
     real(c_float), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvectors", error, "a ev q", &
+                    [size(a, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_eigenvectors_c(self%handle, a, ev, q), "eigenvectors", error)
   end subroutine
 
@@ -484,6 +570,9 @@ contains
     complex(c_float_complex), intent(inout), contiguous :: a(:, :)
     real(c_float), intent(inout), contiguous :: ev(:)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "eigenvalues", error, "a ev", &
+                    [size(a, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, NA_VALUES])) return
     call finish(self, c_eigenvalues_c(self%handle, a, ev), "eigenvalues", error)
   end subroutine
 
@@ -494,6 +583,9 @@ contains
     real(c_float), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvectors", error, "a b ev q", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll), size(q, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES, LOCAL_PART])) return
     call finish(self, c_generalized_eigenvectors_c(self%handle, a, b, ev, q, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvectors", error)
   end subroutine
@@ -505,6 +597,9 @@ contains
     real(c_float), intent(inout), contiguous :: ev(:)
     logical, intent(in) :: is_already_decomposed
     integer, intent(out), optional :: error
+    if (.not. sized(self, "generalized_eigenvalues", error, "a b ev", &
+                    [size(a, kind=ll), size(b, kind=ll), size(ev, kind=ll)], &
+                    [LOCAL_PART, LOCAL_PART, NA_VALUES])) return
     call finish(self, c_generalized_eigenvalues_c(self%handle, a, b, ev, &
                 merge(1_c_int, 0_c_int, is_already_decomposed)), "generalized_eigenvalues", error)
   end subroutine
@@ -513,6 +608,9 @@ contains
     class(tseig_t), intent(inout) :: self
     complex(c_float_complex), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "cholesky", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_cholesky_c(self%handle, a), "cholesky", error)
   end subroutine
 
@@ -520,6 +618,9 @@ contains
     class(tseig_t), intent(inout) :: self
     complex(c_float_complex), intent(inout), contiguous :: a(:, :)
     integer, intent(out), optional :: error
+    if (.not. sized(self, "invert_triangular", error, "a", &
+                    [size(a, kind=ll)], &
+                    [LOCAL_PART])) return
     call finish(self, c_invert_triangular_c(self%handle, a), "invert_triangular", error)
   end subroutine
 
@@ -536,6 +637,9 @@ contains
     ! Copies: gfortran 12 passes a character(len=1) dummy to a VALUE c_char one wrongly.
     ua = uplo_a
     uc = uplo_c
+    if (.not. sized(self, "hermitian_multiply", error, "a b c", &
+                    [size(a, kind=ll), size(b, kind=ll), size(c, kind=ll)], &
+                    [LOCAL_PART, int(nrows_b, ll) * ncols_b, int(nrows_c, ll) * ncols_c])) return
     call finish(self, c_hermitian_multiply_c(self%handle, ua, uc, int(ncb, c_int), a, b, &
                 int(nrows_b, c_int), int(ncols_b, c_int), c, int(nrows_c, c_int), &
                 int(ncols_c, c_int)), "hermitian_multiply", error)

@@ -18,6 +18,15 @@ module tseig_c_binding
       import :: c_int, c_ptr
       type(c_ptr), value :: h
     end function
+    ! Not in tseig.h: the module's check of its arrays' sizes (src/capi/fortran_sizes.cpp).
+    integer(c_int) function c_check_sizes(h, count, names, have, need) &
+        bind(C, name="tseig_fortran_check_sizes")
+      import :: c_int, c_ptr, c_char, c_long_long
+      type(c_ptr), value :: h
+      integer(c_int), value :: count
+      character(kind=c_char), intent(in) :: names(*)
+      integer(c_long_long), intent(in) :: have(*), need(*)
+    end function
     integer(c_int) function c_autotune_setup(h) bind(C, name="tseig_autotune_setup")
       import :: c_int, c_ptr
       type(c_ptr), value :: h

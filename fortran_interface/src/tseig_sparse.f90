@@ -11,6 +11,7 @@
 !   call a%use_tuning(TSEIG_KERNEL_SPMMV, "tseig-tune.json", found, error)  ! cached tuning
 !   call a%autotune(TSEIG_KERNEL_SPMMV, 16, "tseig-tune.json", error)   ! measure, store, use
 !   call a%destroy(error)
+!   if (error /= 0) print *, tseig_sparse_error_message()   ! what the last failure was
 !
 ! ia(local_rows + 1) and ja are 1-based CSR arrays (global column indices) as in Fortran
 ! codes; values real(c_double) or complex(c_double_complex). All calls are collective
@@ -21,6 +22,8 @@ module tseig_sparse
   use tseig_c_binding, only: c_string, f_string
   implicit none
   private
+
+  public :: tseig_sparse_error_message
 
   integer, parameter, public :: TSEIG_ERROR_NOT_CONVERGED = 12
   ! The solver a tuning is for, by its kernel (tseig_sparse_autotune): LOBPCG, KPM, ChebFD.
@@ -117,6 +120,13 @@ module tseig_sparse
   end interface
 
 contains
+
+  !> Text of the calling thread's last failed sparse call (tseig_sparse.h), for callers
+  !> that take the code through `error`.
+  function tseig_sparse_error_message() result(text)
+    character(len=:), allocatable :: text
+    text = f_string(c_error_message())
+  end function
 
   ! Hands the code to the caller, or (no error argument) stops with the message.
   subroutine finish(code, what, error)

@@ -1,7 +1,7 @@
 ! Fortran interface test: standard and generalized problems in real/complex, single/double
 ! precision through the generic type-bound procedures (nev < N, a reused factor), error
-! codes through the optional error argument, SCF-mode autotuning, a grid given as a BLACS
-! context, and the ScaLAPACK drop-ins called from Fortran. Exit status 0 iff all checks pass.
+! codes through the optional error argument, arrays too small for the layout, SCF-mode
+! autotuning, a grid given as a BLACS context, and the ScaLAPACK drop-ins called from Fortran. Exit status 0 iff all checks pass.
 program test_fortran_api
   use, intrinsic :: iso_c_binding
   use mpi
@@ -21,6 +21,7 @@ program test_fortran_api
   call test_errors()
   call test_validate()
   call test_faults()
+  call test_array_sizes()
   call test_autotune()
   call test_blacs_and_dropins()
   status = report("test_fortran_api")
@@ -393,6 +394,49 @@ contains
     a = real(local_matrix(h_entry, .false., 0d0), c_double)
     call e%eigenvectors(a, ev, q, error)
     call check(error == TSEIG_OK, "solve after the faults: "//e%last_error_message())
+    call e%destroy(error)
+  end subroutine
+
+  !> Arrays smaller than the layout needs (the module sees their sizes; C pointers carry
+  !> none): the same error on every rank, naming the array and the rank, before anything
+  !> is written; the handle solves normally after.
+  subroutine test_array_sizes()
+    type(tseig_t) :: e
+    real(c_double), allocatable :: a(:, :), b(:, :), q(:, :), q0(:, :)
+    real(c_double) :: ev(n)
+    integer :: error
+    call make_handle(e)
+    a = real(local_matrix(h_entry, .false., 0d0), c_double)
+    b = real(local_matrix(s_entry, .false., 0d0), c_double)
+    q = a
+    q0 = q
+    if (myrank == 0) then  ! rank 0 holds the first block: it needs all its columns
+      call e%eigenvectors(a, ev, q(:, 1:ncols - 1), error)
+    else
+      call e%eigenvectors(a, ev, q, error)
+    end if
+    call check(same_on_every_rank(error) .and. error == TSEIG_ERROR_INVALID_ARGUMENT .and. &
+        index(e%last_error_message(), "q has") > 0 .and. &
+        index(e%last_error_message(), "rank 0") > 0, "q too small: "//e%last_error_message())
+    call check(all(q == q0), "q too small: nothing written")
+    if (myrank == nprocs - 1) then
+      call e%eigenvalues(a, ev(1:n - 1), error)
+    else
+      call e%eigenvalues(a, ev, error)
+    end if
+    call check(same_on_every_rank(error) .and. error == TSEIG_ERROR_INVALID_ARGUMENT .and. &
+        index(e%last_error_message(), "ev has") > 0, "ev too small: "//e%last_error_message())
+    if (myrank == 0) then
+      call e%generalized_eigenvectors(a, b(:, 1:ncols - 1), ev, q, .false., error)
+    else
+      call e%generalized_eigenvectors(a, b, ev, q, .false., error)
+    end if
+    call check(same_on_every_rank(error) .and. error == TSEIG_ERROR_INVALID_ARGUMENT .and. &
+        index(e%last_error_message(), "b has") > 0, "b too small: "//e%last_error_message())
+    call e%eigenvectors(a, ev, q, error)
+    call check(error == TSEIG_OK, "solve after too small arrays: "//e%last_error_message())
+    call check_solution("solve after too small arrays", .false., .false., 0d0, real(ev, dp), &
+        epsilon(1d0), cmplx(q, kind=dp))
     call e%destroy(error)
   end subroutine
 

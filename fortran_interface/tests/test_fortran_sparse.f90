@@ -74,6 +74,8 @@ program test_fortran_sparse
   call check(err == 1 .and. found == 0, "chebfd with lower > upper: error and found = 0")
   call a%lobpcg(0, 1.0e-9_c_double, found, w, res, err)
   call check(err == 1 .and. found == 0, "lobpcg with nev = 0: error and found = 0")
+  call check(index(tseig_sparse_error_message(), "nev") > 0, &
+             "the message of a failure taken through error: "//tseig_sparse_error_message())
   tuned = .true.
   call a%use_tuning(7, tune_file, tuned, err)
   call check(err == 1 .and. .not. tuned, "use_tuning with an unknown kernel: found false")
