@@ -47,9 +47,9 @@ function(add_mpi_program name)
     add_test(NAME ${name}_np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TSEIG_MPIEXEC_FLAGS}
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-    # TSEIG_TEST_MPI_ENV, and in sanitizer builds: leaks checked, minus those inside Open MPI and OpenBLAS (whose
-    # plugins stay loaded, so their frames can be named and suppressed)
-    # (tests/sanitizers/lsan.supp), and any undefined behaviour fails the test.
+    # TSEIG_TEST_MPI_ENV, and in sanitizer builds: leaks checked, minus those inside Open
+    # MPI and OpenBLAS (whose plugins stay loaded, so their frames can be named and
+    # suppressed) (tests/sanitizers/lsan.supp), and any undefined behaviour fails the test.
     set_tests_properties(${name}_np${np} PROPERTIES
       LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
       ENVIRONMENT "${TSEIG_TEST_MPI_ENV};OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mca_base_component_disable_dlclose=1;ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0;LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/sanitizers/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1")
