@@ -4,7 +4,8 @@
  *
  * Every call is collective over the matrix's communicator and returns TSEIG_OK or the
  * same error code on every rank; tseig_sparse_error_message() is the text of the calling
- * thread's last failed sparse call. Index arrays are 0-based (Fortran: see tseig.f90).
+ * thread's last failed sparse call. Index arrays are 0-based (the Fortran module
+ * tseig_sparse takes 1-based ones).
  *
  *   tseig_sparse_t* a;
  *   tseig_sparse_from_csr_d(MPI_COMM_WORLD, n, my_rows, row_ptr, cols, values, &a);

@@ -1,4 +1,4 @@
-// Array sizes for the Fortran module (fortran_interface/src/tseig.f90). Its arrays are
+// Array sizes for the Fortran module (fortran_interface/src/tseig.F90). Its arrays are
 // assumed-shape and know their sizes, which the C API's pointers do not: the module
 // passes them here before each call on a handle, so that an array too small for what
 // the call reads or writes is an error on every rank, not an overrun of the caller's
