@@ -11,6 +11,7 @@
 
 #include "core/blas/host.hpp"
 #include "solver_checks.hpp"
+#include "sparse/solvers/lobpcg_directions.hpp"
 #include "sparse_reference.hpp"
 #include "test_util.hpp"
 #include "tseig/sparse/generators.hpp"
@@ -88,6 +89,79 @@ TYPED_TEST(SparseLobpcg, LevelEndsWhereTheResidualBoundsSeparate) {
     EXPECT_EQ(count, 3);  // residual bounds ≈ 10⁻⁷ resolve the gap of 0.0027
   }
   expect_pairs<T>(a, nullptr, r, w, default_tol<T>(), 1, norm_h);
+}
+
+/// A k × k unitary (column-major): the eigenvectors of a random Hermitian matrix; with
+/// `fixed_first`, e₀ and the eigenvectors of a random (k − 1)-order one beside it.
+template <class T>
+std::vector<T> random_unitary(int k, std::uint64_t seed, bool fixed_first) {
+  const int o = fixed_first ? 1 : 0, n = k - o;
+  std::vector<T> h(static_cast<std::size_t>(n) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i <= j; ++i) {
+      const T v = random_value<T>(random_bits(seed, static_cast<std::uint64_t>(i * n + j)));
+      h[i + j * n] = v;
+      h[j + i * n] = conj_if_complex(v);
+    }
+  for (int i = 0; i < n; ++i) h[i + i * n] = T(std::real(h[i + i * n]));
+  std::vector<real_t<T>> w(n);
+  EXPECT_EQ((lapack::heevd<T, real_t<T>>('V', 'U', n, h.data(), n, w.data())), 0);
+  std::vector<T> c(static_cast<std::size_t>(k) * k, T(0));
+  if (fixed_first) c[0] = T(1);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) c[(i + o) + static_cast<std::size_t>(j + o) * k] = h[i + j * n];
+  return c;
+}
+
+// P's small-space coefficients (lobpcg_directions.hpp) for Ritz vectors C of a 9-column
+// basis [X P W] with m = 3: orthonormal, orthogonal to the new X (C's first m columns),
+// spanning what each active column's [P W] part has outside the new X; soft-locked
+// columns and a column with no [P W] part (converged) give no direction.
+TYPED_TEST(SparseLobpcg, DirectionCoefficientsSpanTheNewXsPartOutsideIt) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const int k = 9, m = 3;
+  const double tol = 200 * k * std::numeric_limits<R>::epsilon();
+  const auto col = [&](const std::vector<T>& a, int j) {
+    return std::vector<T>(a.begin() + static_cast<std::ptrdiff_t>(j) * k,
+                          a.begin() + static_cast<std::ptrdiff_t>(j + 1) * k);
+  };
+  const auto dot = [](const std::vector<T>& x, const std::vector<T>& y) {
+    T d(0);
+    for (std::size_t i = 0; i < x.size(); ++i) d += conj_if_complex(x[i]) * y[i];
+    return d;
+  };
+  struct Case {
+    bool fixed_first;
+    std::vector<int> active, expected;  // expected: the columns that give a direction
+  };
+  for (const Case& t : {Case{false, {0, 1, 2}, {0, 1, 2}}, Case{false, {0, 2}, {0, 2}},
+                        Case{false, {1}, {1}}, Case{true, {0, 1, 2}, {1, 2}}}) {
+    const std::vector<T> c = random_unitary<T>(k, 17 + t.active.size(), t.fixed_first);
+    const std::vector<T> z = detail::direction_coefficients(c, k, m, t.active);
+    const int np = static_cast<int>(z.size() / k);
+    ASSERT_EQ(np, static_cast<int>(t.expected.size())) << "active " << t.active.size();
+    for (int p = 0; p < np; ++p) {
+      for (int q = 0; q < np; ++q)
+        EXPECT_LE(std::abs(dot(col(z, p), col(z, q)) - T(p == q ? 1 : 0)), tol) << p << " " << q;
+      for (int j = 0; j < m; ++j) EXPECT_LE(std::abs(dot(col(c, j), col(z, p))), tol) << p;
+    }
+    // Each expected column's [P W] part, less its new-X component, lies in span(Z).
+    for (int j : t.expected) {
+      std::vector<T> v = col(c, j);
+      for (int i = 0; i < m; ++i) v[i] = T(0);
+      for (int x = 0; x < m; ++x) {
+        const T d = dot(col(c, x), v);
+        for (int i = 0; i < k; ++i) v[i] -= d * c[i + static_cast<std::size_t>(x) * k];
+      }
+      EXPECT_GT(std::sqrt(std::real(dot(v, v))), 1e-3) << j;  // a real direction
+      for (int p = 0; p < np; ++p) {
+        const T d = dot(col(z, p), v);
+        for (int i = 0; i < k; ++i) v[i] -= d * z[i + static_cast<std::size_t>(p) * k];
+      }
+      EXPECT_LE(std::sqrt(std::real(dot(v, v))), tol) << "column " << j;
+    }
+  }
 }
 
 // H·X after each Rayleigh–Ritz rotated along with X (0) or recomputed by the operator (1):

@@ -34,6 +34,7 @@
 #include "sparse/solvers/lanczos_extremes.hpp"
 #include "sparse/solvers/level_end.hpp"
 #include "sparse/solvers/lobpcg_basis.hpp"
+#include "sparse/solvers/lobpcg_directions.hpp"
 #include "sparse/solvers/projected_blocks.hpp"
 #include "sparse/solvers/rayleigh_ritz.hpp"
 #include "sparse/solvers/result_costs.hpp"
@@ -145,7 +146,6 @@ class Lobpcg {
   void compute_residuals();
   int wanted() const;
   bool step();
-  std::vector<T> directions(const std::vector<T>& c, int k);
   void rotate(const std::vector<T>& c, int k, int cols, const std::vector<T>& gh,
               const std::vector<T>& gs, bool may_recompute);
   EigenResult<T> result(int count, bool converged);
@@ -362,7 +362,8 @@ bool Lobpcg<T>::step() {
     // [X P] ← V·[C_x Z] in one pass per block.
     std::vector<T> c(e.vectors.begin(), e.vectors.begin() + static_cast<std::ptrdiff_t>(k) * m_);
     if (orthonormal) {
-      const std::vector<T> z = directions(e.vectors, k);
+      Timer t(times_.rayleigh_ritz);
+      const std::vector<T> z = detail::direction_coefficients(e.vectors, k, m_, active_);
       c.insert(c.end(), z.begin(), z.end());
     }
     const int cols = static_cast<int>(c.size() / k);
@@ -392,54 +393,6 @@ void Lobpcg<T>::rotate(const std::vector<T>& c, int k, int cols, const std::vect
   }
   Timer t(times_.rayleigh_ritz);
   detail::transform_in_place(basis_.hv.view(0, k), c.data(), cols);
-}
-
-/// The coefficients Z (k × np) of P: the [P, W] part of the new X's coefficients of the
-/// active columns, made orthogonal to all of the new X's. C is unitary, so that is
-/// C_rest·(C_restᴴ·[0; C_x(m:k, :)]) with C_rest the Ritz vectors beyond m, orthonormalized by
-/// Gram–Schmidt twice (all in the small space).
-template <class T>
-std::vector<T> Lobpcg<T>::directions(const std::vector<T>& c, int k) {
-  Timer t(times_.rayleigh_ritz);
-  const int rest = k - m_;
-  std::vector<T> y(static_cast<std::size_t>(rest) * m_, T(0));  // C_restᴴ·[0; C_x(m:k, :)]
-  for (int j = 0; j < m_; ++j)
-    for (int r = 0; r < rest; ++r) {
-      T sum(0);
-      for (int i = m_; i < k; ++i)
-        sum += conj_if_complex(c[i + static_cast<std::size_t>(m_ + r) * k]) *
-               c[i + static_cast<std::size_t>(j) * k];
-      y[r + static_cast<std::size_t>(j) * rest] = sum;
-    }
-  std::vector<T> kept;
-  int np = 0;
-  for (int j = 0; j < m_ && np < rest; ++j) {
-    if (!std::binary_search(active_.begin(), active_.end(), j)) continue;  // soft-locked
-    std::vector<T> col(y.begin() + static_cast<std::ptrdiff_t>(j) * rest,
-                       y.begin() + static_cast<std::ptrdiff_t>(j + 1) * rest);
-    double norm = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int p = 0; p < np; ++p) {
-        T d(0);
-        for (int r = 0; r < rest; ++r) d += conj_if_complex(kept[r + p * rest]) * col[r];
-        for (int r = 0; r < rest; ++r) col[r] -= d * kept[r + p * rest];
-      }
-      norm = 0;
-      for (const T& v : col) norm += std::norm(v);
-      norm = std::sqrt(norm);
-    }
-    if (norm <= 100 * std::numeric_limits<R>::epsilon()) continue;  // a converged column
-    for (T& v : col) v /= R(norm);
-    kept.insert(kept.end(), col.begin(), col.end());
-    ++np;
-  }
-  std::vector<T> z(static_cast<std::size_t>(k) * np, T(0));  // C_rest·kept
-  for (int p = 0; p < np; ++p)
-    for (int r = 0; r < rest; ++r)
-      for (int i = 0; i < k; ++i)
-        z[i + static_cast<std::size_t>(p) * k] +=
-            c[i + static_cast<std::size_t>(m_ + r) * k] * kept[r + p * rest];
-  return z;
 }
 
 /// The wanted pairs' residuals after the iterations so far (agreed on every rank).
