@@ -91,8 +91,9 @@ list(JOIN _tseig_cflags " " TSEIG_PC_CFLAGS)
 _tseig_pc_libs(TSEIG_PC_LIBS ${MPI_CXX_LINK_FLAGS} ${MPI_CXX_LIBRARIES})
 set(_tseig_private ${ScaLAPACK_LIBRARY} ${LAPACK_LIBRARIES} ${BLAS_LIBRARIES} ${MPI_C_LIBRARIES})
 if(TARGET tseig_gpu)
-  list(APPEND _tseig_private ${CUDA_cublas_LIBRARY} ${CUDA_cusolver_LIBRARY}
-       ${CUDA_cudart_static_LIBRARY} ${CUDAToolkit_rt_LIBRARY} ${CMAKE_DL_LIBS} -pthread)
+  # cuBLAS and cuSOLVER are loaded at run time (src/device/cuda/libraries.hpp).
+  list(APPEND _tseig_private ${CUDA_cudart_static_LIBRARY} ${CUDAToolkit_rt_LIBRARY}
+       ${CMAKE_DL_LIBS} -pthread)
 endif()
 list(REMOVE_DUPLICATES _tseig_private)
 list(REMOVE_ITEM _tseig_private ${MPI_CXX_LIBRARIES})  # in Libs already

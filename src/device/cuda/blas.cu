@@ -2,9 +2,7 @@
 // conventions, every status checked, all work queued on ctx.stream. std::complex<T> and
 // cuComplex/cuDoubleComplex share their layout, so pointers are reinterpret_cast.
 #include <cuComplex.h>
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusolverDn.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "core/blas/cuda.hpp"
+#include "device/cuda/libraries.hpp"
 #include "device/runtime.hpp"
 #include "tseig/device.hpp"
 #include "tseig/error.hpp"
@@ -34,9 +33,9 @@ void check(cudaError_t err, const char* what) {
 
 void check(cublasStatus_t st, const char* what) {
   if (st == CUBLAS_STATUS_SUCCESS) return;
-  throw Error(
-      st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorCode::out_of_memory : ErrorCode::device_error,
-      std::string(what) + ": " + cublasGetStatusName(st) + " (" + cublasGetStatusString(st) + ")");
+  throw Error(st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorCode::out_of_memory : ErrorCode::device_error,
+              std::string(what) + ": " + cublas().cublasGetStatusName(st) + " (" +
+                  cublas().cublasGetStatusString(st) + ")");
 }
 
 // cuSOLVER has no status-to-string function.
@@ -188,40 +187,40 @@ constexpr cudaDataType data_type<cuDoubleComplex>() {
   cublasStatus_t xgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, \
                        int k, const C* alpha, const C* a, int lda, const C* b, int ldb,            \
                        const C* beta, C* c, int ldc) {                                             \
-    return cublas##x##gemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);               \
+    return cublas().cublas##x##gemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);      \
   }                                                                                                \
   cublasStatus_t xgemv(cublasHandle_t h, cublasOperation_t t, int m, int n, const C* alpha,        \
                        const C* a, int lda, const C* x_, int incx, const C* beta, C* y,            \
                        int incy) {                                                                 \
-    return cublas##x##gemv(h, t, m, n, alpha, a, lda, x_, incx, beta, y, incy);                    \
+    return cublas().cublas##x##gemv(h, t, m, n, alpha, a, lda, x_, incx, beta, y, incy);           \
   }                                                                                                \
   cublasStatus_t xtrmm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,                   \
                        cublasOperation_t t, cublasDiagType_t d, int m, int n, const C* alpha,      \
                        const C* a, int lda, C* b, int ldb) {                                       \
-    return cublas##x##trmm(h, s, u, t, d, m, n, alpha, a, lda, b, ldb, b, ldb);                    \
+    return cublas().cublas##x##trmm(h, s, u, t, d, m, n, alpha, a, lda, b, ldb, b, ldb);           \
   }                                                                                                \
   cublasStatus_t xtrsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u,                   \
                        cublasOperation_t t, cublasDiagType_t d, int m, int n, const C* alpha,      \
                        const C* a, int lda, C* b, int ldb) {                                       \
-    return cublas##x##trsm(h, s, u, t, d, m, n, alpha, a, lda, b, ldb);                            \
+    return cublas().cublas##x##trsm(h, s, u, t, d, m, n, alpha, a, lda, b, ldb);                   \
   }                                                                                                \
   cublasStatus_t xtrmv(cublasHandle_t h, int n, const C* a, int lda, C* x_) {                      \
-    return cublas##x##trmv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a,     \
-                           lda, x_, 1);                                                            \
+    return cublas().cublas##x##trmv(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,  \
+                                    n, a, lda, x_, 1);                                             \
   }                                                                                                \
   cublasStatus_t xscal(cublasHandle_t h, int n, const C* alpha, C* x_) {                           \
-    return cublas##x##scal(h, n, alpha, x_, 1);                                                    \
+    return cublas().cublas##x##scal(h, n, alpha, x_, 1);                                           \
   }                                                                                                \
   cublasStatus_t xcopy(cublasHandle_t h, int n, const C* x_, int incx, C* y, int incy) {           \
-    return cublas##x##copy(h, n, x_, incx, y, incy);                                               \
+    return cublas().cublas##x##copy(h, n, x_, incx, y, incy);                                      \
   }                                                                                                \
   cusolverStatus_t xpotrf_buffer(cusolverDnHandle_t h, cublasFillMode_t u, int n, C* a, int lda,   \
                                  int* lwork) {                                                     \
-    return cusolverDn##x##potrf_bufferSize(h, u, n, a, lda, lwork);                                \
+    return cusolver().cusolverDn##x##potrf_bufferSize(h, u, n, a, lda, lwork);                     \
   }                                                                                                \
   cusolverStatus_t xpotrf(cusolverDnHandle_t h, cublasFillMode_t u, int n, C* a, int lda, C* work, \
                           int lwork, int* info) {                                                  \
-    return cusolverDn##x##potrf(h, u, n, a, lda, work, lwork, info);                               \
+    return cusolver().cusolverDn##x##potrf(h, u, n, a, lda, work, lwork, info);                    \
   }
 TSEIG_CU_OVERLOADS(float, S)
 TSEIG_CU_OVERLOADS(double, D)
@@ -233,26 +232,26 @@ TSEIG_CU_OVERLOADS(cuDoubleComplex, Z)
 cublasStatus_t minus_gram_upper(cublasHandle_t h, int k, int n, const float* a, int lda, float* c,
                                 int ldc) {
   const float minus_one = -1, zero = 0;
-  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, k, n, &minus_one, a, lda, &zero, c,
-                     ldc);
+  return cublas().cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, k, n, &minus_one, a, lda,
+                              &zero, c, ldc);
 }
 cublasStatus_t minus_gram_upper(cublasHandle_t h, int k, int n, const double* a, int lda, double* c,
                                 int ldc) {
   const double minus_one = -1, zero = 0;
-  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, k, n, &minus_one, a, lda, &zero, c,
-                     ldc);
+  return cublas().cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, k, n, &minus_one, a, lda,
+                              &zero, c, ldc);
 }
 cublasStatus_t minus_gram_upper(cublasHandle_t h, int k, int n, const cuComplex* a, int lda,
                                 cuComplex* c, int ldc) {
   const float minus_one = -1, zero = 0;
-  return cublasCherk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_C, k, n, &minus_one, a, lda, &zero, c,
-                     ldc);
+  return cublas().cublasCherk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_C, k, n, &minus_one, a, lda,
+                              &zero, c, ldc);
 }
 cublasStatus_t minus_gram_upper(cublasHandle_t h, int k, int n, const cuDoubleComplex* a, int lda,
                                 cuDoubleComplex* c, int ldc) {
   const double minus_one = -1, zero = 0;
-  return cublasZherk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_C, k, n, &minus_one, a, lda, &zero, c,
-                     ldc);
+  return cublas().cublasZherk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_C, k, n, &minus_one, a, lda,
+                              &zero, c, ldc);
 }
 
 // ---- kernels ------------------------------------------------------------------------------
@@ -291,11 +290,11 @@ __global__ void unit_lower_copy(int n, int k, const C* v, int ldv, C* w) {
 class DevicePointerMode {
  public:
   explicit DevicePointerMode(cublasHandle_t h) : h_(h) {
-    check(cublasGetPointerMode(h_, &old_), "cuda::lapack::larft: cublasGetPointerMode");
-    check(cublasSetPointerMode(h_, CUBLAS_POINTER_MODE_DEVICE),
+    check(cublas().cublasGetPointerMode(h_, &old_), "cuda::lapack::larft: cublasGetPointerMode");
+    check(cublas().cublasSetPointerMode(h_, CUBLAS_POINTER_MODE_DEVICE),
           "cuda::lapack::larft: cublasSetPointerMode");
   }
-  ~DevicePointerMode() { cublasSetPointerMode(h_, old_); }
+  ~DevicePointerMode() { cublas().cublasSetPointerMode(h_, old_); }
   DevicePointerMode(const DevicePointerMode&) = delete;
   DevicePointerMode& operator=(const DevicePointerMode&) = delete;
 
@@ -385,14 +384,14 @@ int trtri_(Context& ctx, char uplo, int n, T* a, int lda) {
   if (n == 0) return 0;
   const cudaDataType type = data_type<cu_t<T>>();
   std::size_t device_bytes = 0, host_bytes = 0;
-  check(cusolverDnXtrtri_bufferSize(h, u, CUBLAS_DIAG_NON_UNIT, n, type, a, lda, &device_bytes,
-                                    &host_bytes),
+  check(cusolver().cusolverDnXtrtri_bufferSize(h, u, CUBLAS_DIAG_NON_UNIT, n, type, a, lda,
+                                               &device_bytes, &host_bytes),
         what);
   device::Array<unsigned char> device_work(std::max<std::size_t>(device_bytes, 1));
   std::vector<unsigned char> host_work(std::max<std::size_t>(host_bytes, 1));
   device::Array<int> info(1);
-  check(cusolverDnXtrtri(h, u, CUBLAS_DIAG_NON_UNIT, n, type, a, lda, device_work.data(),
-                         device_bytes, host_work.data(), host_bytes, info.data()),
+  check(cusolver().cusolverDnXtrtri(h, u, CUBLAS_DIAG_NON_UNIT, n, type, a, lda, device_work.data(),
+                                    device_bytes, host_work.data(), host_bytes, info.data()),
         what);
   return read_info(ctx, info.data());  // host_work lives until the stream has finished
 }

@@ -1,8 +1,6 @@
 // device/runtime.hpp on the CUDA runtime: one GPU, stream and pair of library handles
 // per process, a cache of device blocks, and synchronous copies on the stream.
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusolverDn.h>
 #include <mpi.h>
 
 #include <cstdio>
@@ -11,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "device/cuda/libraries.hpp"
 #include "device/runtime.hpp"
 #include "tseig/device.hpp"
 #include "tseig/error.hpp"
@@ -28,7 +27,7 @@ void check(cudaError_t err, const char* what) {
 void check(cublasStatus_t st, const char* what) {
   if (st == CUBLAS_STATUS_SUCCESS) return;
   throw Error(st == CUBLAS_STATUS_ALLOC_FAILED ? ErrorCode::out_of_memory : ErrorCode::device_error,
-              std::string(what) + ": " + cublasGetStatusName(st));
+              std::string(what) + ": " + cuda::cublas().cublasGetStatusName(st));
 }
 
 void check(cusolverStatus_t st, const char* what) {
@@ -73,16 +72,17 @@ void create(State& s, int device) {
           "device::context: cudaStreamCreateWithFlags");
     ctx.stream = stream;
     cublasHandle_t blas = nullptr;
-    check(cublasCreate(&blas), "device::context: cublasCreate");
+    check(cuda::cublas().cublasCreate(&blas), "device::context: cublasCreate");
     ctx.blas = blas;
-    check(cublasSetStream(blas, stream), "device::context: cublasSetStream");
+    check(cuda::cublas().cublasSetStream(blas, stream), "device::context: cublasSetStream");
     cusolverDnHandle_t solver = nullptr;
-    check(cusolverDnCreate(&solver), "device::context: cusolverDnCreate");
+    check(cuda::cusolver().cusolverDnCreate(&solver), "device::context: cusolverDnCreate");
     ctx.solver = solver;
-    check(cusolverDnSetStream(solver, stream), "device::context: cusolverDnSetStream");
+    check(cuda::cusolver().cusolverDnSetStream(solver, stream),
+          "device::context: cusolverDnSetStream");
   } catch (...) {
-    if (ctx.solver != nullptr) cusolverDnDestroy(ctx.solver);
-    if (ctx.blas != nullptr) cublasDestroy(ctx.blas);
+    if (ctx.solver != nullptr) cuda::cusolver().cusolverDnDestroy(ctx.solver);
+    if (ctx.blas != nullptr) cuda::cublas().cublasDestroy(ctx.blas);
     if (ctx.stream != nullptr) cudaStreamDestroy(ctx.stream);
     throw;
   }
@@ -91,8 +91,8 @@ void create(State& s, int device) {
 }
 
 void destroy(cuda::Context& ctx) noexcept {
-  cusolverDnDestroy(ctx.solver);
-  cublasDestroy(ctx.blas);
+  cuda::cusolver().cusolverDnDestroy(ctx.solver);
+  cuda::cublas().cublasDestroy(ctx.blas);
   cudaStreamDestroy(ctx.stream);
   ctx = {};
 }
