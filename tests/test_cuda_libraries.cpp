@@ -24,17 +24,14 @@ bool mapped(const std::string& library) {
 TEST(CudaLibraries, LoadedOnFirstUseWithEveryEntryPoint) {
   EXPECT_FALSE(mapped("libcublas.so"));
   EXPECT_FALSE(mapped("libcusolver.so"));
-  const cuda::Cublas& blas = cuda::cublas();
-  const cuda::Cusolver& solver = cuda::cusolver();
-#define TSEIG_EXPECT_BLAS(f) EXPECT_NE(blas.f, nullptr) << #f;
-#define TSEIG_EXPECT_SOLVER(f) EXPECT_NE(solver.f, nullptr) << #f;
-  TSEIG_CUBLAS_ENTRY_POINTS(TSEIG_EXPECT_BLAS)
-  TSEIG_CUSOLVER_ENTRY_POINTS(TSEIG_EXPECT_SOLVER)
-#undef TSEIG_EXPECT_BLAS
-#undef TSEIG_EXPECT_SOLVER
+  cuda::Cublas blas = cuda::cublas();
+  cuda::Cusolver solver = cuda::cusolver();
+  const auto resolved = [](const char* symbol, auto entry) { EXPECT_NE(entry, nullptr) << symbol; };
+  blas.for_each(resolved);
+  solver.for_each(resolved);
   EXPECT_TRUE(mapped("libcublas.so"));
   EXPECT_TRUE(mapped("libcusolver.so"));
-  EXPECT_EQ(&cuda::cublas(), &blas);  // loaded once
+  EXPECT_EQ(&cuda::cublas(), &cuda::cublas());  // loaded once
   EXPECT_STREQ(blas.cublasGetStatusName(CUBLAS_STATUS_NOT_INITIALIZED),
                "CUBLAS_STATUS_NOT_INITIALIZED");
 }

@@ -12,11 +12,6 @@
 namespace tseig::cuda {
 namespace {
 
-// The exported name: TSEIG_RESOLVE's argument is expanded before it reaches #, so
-// cublasDgemm is looked up as "cublasDgemm_v2" (the legacy cuBLAS API exports a
-// "cublasDgemm" with another signature).
-#define TSEIG_SYMBOL_OF(f) #f
-
 // One library's entry points, or why it cannot serve. Never closed: the entry points are
 // used until the process ends.
 template <class Api>
@@ -53,40 +48,32 @@ struct Library {
   }
 };
 
-Library<Cublas> open_cublas(const char* soname, const char* path) {
-  Library<Cublas> l("cuBLAS", soname, path);
-#define TSEIG_RESOLVE(f) l.resolve(TSEIG_SYMBOL_OF(f), l.api.f);
-  TSEIG_CUBLAS_ENTRY_POINTS(TSEIG_RESOLVE)
-#undef TSEIG_RESOLVE
-  return l;
-}
-
-Library<Cusolver> open_cusolver(const char* soname, const char* path) {
-  Library<Cusolver> l("cuSOLVER", soname, path);
-#define TSEIG_RESOLVE(f) l.resolve(TSEIG_SYMBOL_OF(f), l.api.f);
-  TSEIG_CUSOLVER_ENTRY_POINTS(TSEIG_RESOLVE)
-#undef TSEIG_RESOLVE
+template <class Api>
+Library<Api> open(const char* label, const char* soname, const char* path) {
+  Library<Api> l(label, soname, path);
+  l.api.for_each([&](const char* symbol, auto& entry) { l.resolve(symbol, entry); });
   return l;
 }
 
 }  // namespace
 
 const Cublas& cublas() {
-  static const Library<Cublas> lib = open_cublas(TSEIG_CUBLAS_SONAME, TSEIG_CUBLAS_PATH);
+  static const Library<Cublas> lib = open<Cublas>("cuBLAS", TSEIG_CUBLAS_SONAME, TSEIG_CUBLAS_PATH);
   return lib.usable();
 }
 
 const Cusolver& cusolver() {
-  static const Library<Cusolver> lib = open_cusolver(TSEIG_CUSOLVER_SONAME, TSEIG_CUSOLVER_PATH);
+  static const Library<Cusolver> lib =
+      open<Cusolver>("cuSOLVER", TSEIG_CUSOLVER_SONAME, TSEIG_CUSOLVER_PATH);
   return lib.usable();
 }
 
 Cublas load_cublas(const char* soname, const char* path) {
-  return open_cublas(soname, path).usable();
+  return open<Cublas>("cuBLAS", soname, path).usable();
 }
 
 Cusolver load_cusolver(const char* soname, const char* path) {
-  return open_cusolver(soname, path).usable();
+  return open<Cusolver>("cuSOLVER", soname, path).usable();
 }
 
 }  // namespace tseig::cuda

@@ -31,14 +31,30 @@ namespace tseig::cuda {
   TSEIG_CUSOLVER_TYPED(X, C) TSEIG_CUSOLVER_TYPED(X, Z)
 // clang-format on
 
+// Each entry point's exported name: the argument is expanded before it reaches #, so
+// cublasDgemm is "cublasDgemm_v2" (the legacy cuBLAS API exports a "cublasDgemm" with
+// another signature).
+#define TSEIG_ENTRY_POINT_NAME(f) #f
 #define TSEIG_ENTRY_POINT_MEMBER(f) decltype(&::f) f = nullptr;
+#define TSEIG_ENTRY_POINT_VISIT(f) visit(TSEIG_ENTRY_POINT_NAME(f), f);
+/// for_each(visit): visit(exported name, member) for every entry point.
 struct Cublas {
   TSEIG_CUBLAS_ENTRY_POINTS(TSEIG_ENTRY_POINT_MEMBER)
+  template <class Visit>
+  void for_each(Visit&& visit) {
+    TSEIG_CUBLAS_ENTRY_POINTS(TSEIG_ENTRY_POINT_VISIT)
+  }
 };
 struct Cusolver {
   TSEIG_CUSOLVER_ENTRY_POINTS(TSEIG_ENTRY_POINT_MEMBER)
+  template <class Visit>
+  void for_each(Visit&& visit) {
+    TSEIG_CUSOLVER_ENTRY_POINTS(TSEIG_ENTRY_POINT_VISIT)
+  }
 };
+#undef TSEIG_ENTRY_POINT_NAME
 #undef TSEIG_ENTRY_POINT_MEMBER
+#undef TSEIG_ENTRY_POINT_VISIT
 
 /// The library, loaded on the first call (once per process, thread-safe), every entry point
 /// resolved. Where it cannot be loaded or lacks one: Error(device_error) naming the library,
